@@ -1,0 +1,107 @@
+import { Type } from '@sinclair/typebox'
+import { Elysia, status, t } from 'elysia'
+
+const HELLO = 'Hello, World!'
+const MAX_BODY_BYTES = 1024 * 1024
+
+// Thrown by the body parser; Elysia wraps it in its ParseError, onError unwraps it.
+class RequestRejected extends Error {
+	constructor(
+		readonly status: 413 | 415,
+		message: string
+	) {
+		super(message)
+	}
+}
+
+// fatal: invalid UTF-8 must be a 400, not silently replaced by U+FFFD.
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+async function readBody(request: Request): Promise<Uint8Array> {
+	const declared = request.headers.get('content-length')
+	if (declared !== null) {
+		if (Number(declared) > MAX_BODY_BYTES) throw tooLarge()
+		return request.bytes()
+	}
+	if (!request.body) return new Uint8Array(0)
+
+	// Chunked: count while reading so an endless body is cut off at the limit.
+	const chunks: Uint8Array[] = []
+	let size = 0
+	for await (const chunk of request.body) {
+		size += chunk.byteLength
+		if (size > MAX_BODY_BYTES) throw tooLarge()
+		chunks.push(chunk)
+	}
+	return Buffer.concat(chunks)
+}
+
+const tooLarge = () =>
+	new RequestRejected(413, `request body exceeds ${MAX_BODY_BYTES} bytes`)
+
+const methodNotAllowed =
+	(allow: string) =>
+	({ set }: { set: { headers: Record<string, string | number> } }) => {
+		set.headers.allow = allow
+		return status(405, { error: `method not allowed, use ${allow}` })
+	}
+
+export const app = new Elysia()
+	.parser('strictJson', async ({ request }) => {
+		// Read the header itself: Elysia passes an empty content type when the body is empty.
+		const mediaType = request.headers.get('content-type')?.split(';', 1)[0]
+		if (mediaType?.trim().toLowerCase() !== 'application/json')
+			throw new RequestRejected(415, 'Content-Type must be application/json')
+
+		return JSON.parse(utf8.decode(await readBody(request)))
+	})
+	.onError(({ code, error }) => {
+		switch (code) {
+			case 'PARSE':
+				if (error.cause instanceof RequestRejected)
+					return status(error.cause.status, { error: error.cause.message })
+				return status(400, { error: 'request body is not valid UTF-8 JSON' })
+
+			case 'VALIDATION': {
+				const detail = error.valueError
+				return status(400, {
+					error: detail
+						? `${detail.path || 'body'}: ${detail.message}`
+						: 'request body is invalid'
+				})
+			}
+
+			case 'NOT_FOUND':
+				return status(404, { error: 'not found' })
+
+			default:
+				console.error(error)
+				return status(500, { error: 'internal server error' })
+		}
+	})
+	.get('/plaintext', () => HELLO)
+	.get('/json', () => ({ message: HELLO }))
+	.get('/user/:id', ({ params: { id } }) => ({ id, name: `User ${id}` }))
+	.post(
+		'/validate',
+		({ body: { name, age } }) => ({ name, age, valid: true }),
+		{
+			parse: 'strictJson',
+			body: t.Object({
+				name: t.String({ minLength: 1 }),
+				// TypeBox's own Integer: Elysia's t.Integer also accepts numeric strings ("30").
+				age: Type.Integer({ minimum: 0, maximum: 150 })
+			})
+		}
+	)
+
+// Elysia answers an unregistered method on a known path with NOT_FOUND; the contract wants 405.
+const allowed = [
+	['/plaintext', 'GET'],
+	['/json', 'GET'],
+	['/user/:id', 'GET'],
+	['/validate', 'POST']
+] as const
+for (const [path, allow] of allowed)
+	for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'])
+		if (method !== allow) app.route(method, path, methodNotAllowed(allow))

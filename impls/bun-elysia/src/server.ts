@@ -1,0 +1,69 @@
+import type { Subprocess } from 'bun'
+import { app } from './app'
+
+// Set in the processes the primary spawns; the primary itself has none.
+const WORKER_ENV = 'BUN_ELYSIA_WORKER'
+
+function fail(message: string): never {
+	console.error(`bun-elysia: ${message}`)
+	process.exit(1)
+}
+
+function intFromEnv(name: string, fallback: number, min: number, max: number) {
+	const raw = process.env[name]
+	if (raw === undefined || raw === '') return fallback
+	const value = Number(raw)
+	if (!/^\d+$/.test(raw) || value < min || value > max)
+		fail(`${name} must be an integer from ${min} to ${max}, got "${raw}"`)
+	return value
+}
+
+const hostname = process.env.HOST || '0.0.0.0'
+const port = intFromEnv('PORT', 8080, 0, 65535)
+const workers = intFromEnv('WORKERS', 1, 1, 1024)
+
+try {
+	// Every process binds the port itself; SO_REUSEPORT lets the kernel spread connections.
+	app.listen({ hostname, port, reusePort: true, development: false })
+} catch (error) {
+	fail(`cannot listen on ${hostname}:${port}: ${(error as Error).message}`)
+}
+
+if (process.env[WORKER_ENV] === undefined) {
+	superviseWorkers(workers - 1)
+} else {
+	// The IPC channel closes when the primary dies, even by SIGKILL: do not outlive it.
+	process.on('disconnect', () => process.exit(0))
+}
+
+function superviseWorkers(count: number) {
+	let stopping = false
+	const children: Subprocess[] = []
+
+	const stop = async (exitCode: number) => {
+		if (stopping) return
+		stopping = true
+		for (const child of children) child.kill('SIGTERM')
+		await Promise.all(children.map((child) => child.exited))
+		process.exit(exitCode)
+	}
+
+	for (let index = 1; index <= count; index++) {
+		const child = Bun.spawn([process.execPath, Bun.main], {
+			env: { ...process.env, [WORKER_ENV]: String(index) },
+			stdio: ['ignore', 'inherit', 'inherit'],
+			ipc() {},
+			onExit(_, exitCode, signalCode) {
+				if (stopping) return
+				console.error(
+					`bun-elysia: worker ${index} exited (${signalCode ?? `code ${exitCode}`}), stopping`
+				)
+				void stop(1)
+			}
+		})
+		children.push(child)
+	}
+
+	process.on('SIGTERM', () => void stop(0))
+	process.on('SIGINT', () => void stop(0))
+}

@@ -55,10 +55,13 @@ function superviseWorkers(count: number) {
 			ipc() {},
 			onExit(_, exitCode, signalCode) {
 				if (stopping) return
-				console.error(
-					`bun-elysia: worker ${index} exited (${signalCode ?? `code ${exitCode}`}), stopping`
-				)
-				void stop(1)
+				// A worker told to stop (the whole tree signalled at once) is a shutdown, not a failure.
+				const told = signalCode === 'SIGTERM' || signalCode === 'SIGINT'
+				if (!told)
+					console.error(
+						`bun-elysia: worker ${index} exited (${signalCode ?? `code ${exitCode}`}), stopping`
+					)
+				void stop(told ? 0 : 1)
 			}
 		})
 		children.push(child)

@@ -1,0 +1,69 @@
+package dev.fairbench.reference;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+
+/**
+ * Reads a request body as RFC 8259 JSON (docs/SPEC.md section 5).
+ *
+ * <p>Jackson's defaults already reject NaN/Infinity, single quotes, unquoted keys, trailing commas,
+ * unescaped control characters and malformed UTF-8, and limit nesting to 1,000 levels. On top of
+ * them: trailing tokens are an error, and fractions are read as BigDecimal so that {@code 30.0}
+ * and {@code 149.9} keep their exact value. Duplicate keys are left to Jackson's tree, where the
+ * last one wins (SPEC 8.5).
+ */
+final class StrictJson {
+
+  private static final ObjectReader READER =
+      JsonMapper.builder()
+          .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .disable(JsonReadFeature.ALLOW_TRAILING_COMMA)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .build()
+          .readerFor(JsonNode.class);
+
+  private StrictJson() {}
+
+  static JsonNode readObject(byte[] body) throws InvalidInputException {
+    if (body == null || body.length == 0) {
+      throw new InvalidInputException("request body is empty, expected a JSON object");
+    }
+    JsonNode node;
+    try {
+      node = READER.readTree(body);
+    } catch (JacksonException e) {
+      throw new InvalidInputException("request body is not valid JSON: " + e.getOriginalMessage());
+    } catch (NumberFormatException e) {
+      // Jackson reports an exponent beyond BigDecimal's range (1e999999999999) this way.
+      throw new InvalidInputException("request body holds a number out of range: " + e.getMessage());
+    } catch (IOException e) {
+      throw new InvalidInputException("request body could not be read as JSON: " + e.getMessage());
+    }
+    if (node == null || !node.isObject()) {
+      throw new InvalidInputException(
+          "request body must be a JSON object, got " + describe(node));
+    }
+    return node;
+  }
+
+  static String describe(JsonNode node) {
+    if (node == null || node.isMissingNode()) {
+      return "nothing";
+    }
+    return switch (node.getNodeType()) {
+      case STRING -> "a string";
+      case NUMBER -> "a number";
+      case BOOLEAN -> "a boolean";
+      case NULL -> "null";
+      case ARRAY -> "an array";
+      case OBJECT -> "an object";
+      default -> node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    };
+  }
+}

@@ -1,0 +1,61 @@
+package dev.fairbench.reference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class StrictJsonTest {
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "{\"name\":\"a\"", "{'name':'a'}", "{name:\"a\"}", "{\"name\":\"a\",}", "{\"a\":1} x",
+      "{\"a\":1}{\"a\":1}", "{\"a\":NaN}", "{\"a\":Infinity}", "{\"a\":-Infinity}", "{\"a\":\"\u0001\"}"})
+  void rejectsWhatIsNotStrictJson(String body) {
+    assertThatThrownBy(() -> StrictJson.readObject(utf8(body)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("request body is not valid JSON");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"null", "[]", "\"a string\"", "42", "true"})
+  void rejectsTopLevelValuesThatAreNotObjects(String body) {
+    assertThatThrownBy(() -> StrictJson.readObject(utf8(body)))
+        .hasMessageStartingWith("request body must be a JSON object");
+  }
+
+  @Test
+  void rejectsAnEmptyBody() {
+    assertThatThrownBy(() -> StrictJson.readObject(new byte[0]))
+        .hasMessage("request body is empty, expected a JSON object");
+    assertThatThrownBy(() -> StrictJson.readObject(null))
+        .hasMessage("request body is empty, expected a JSON object");
+  }
+
+  @Test
+  void rejectsInvalidUtf8() {
+    byte[] body = {'{', '"', 'a', '"', ':', '"', (byte) 0xff, (byte) 0xfe, '"', '}'};
+    assertThatThrownBy(() -> StrictJson.readObject(body)).isInstanceOf(InvalidInputException.class);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"[", "{\"a\":"})
+  void rejectsDeepNestingWithoutOverflowingTheStack(String opener) {
+    byte[] body = utf8(opener.repeat(100_000));
+    assertThatThrownBy(() -> StrictJson.readObject(body))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("nesting depth");
+  }
+
+  @Test
+  void readsAnObject() throws InvalidInputException {
+    assertThat(StrictJson.readObject(utf8(" {\"a\": [1, {}]} \n")).get("a").size()).isEqualTo(2);
+  }
+}

@@ -1,0 +1,32 @@
+import Config
+
+if config_env() == :prod do
+  host = System.get_env("HOST", "0.0.0.0")
+
+  ip =
+    case :inet.parse_address(String.to_charlist(host)) do
+      {:ok, ip} ->
+        ip
+
+      {:error, _} ->
+        case :inet.getaddr(String.to_charlist(host), :inet) do
+          {:ok, ip} -> ip
+          {:error, reason} -> raise "HOST=#{inspect(host)} is not an IP address or a resolvable host name (#{reason})"
+        end
+    end
+
+  port =
+    case Integer.parse(System.get_env("PORT", "8080")) do
+      {port, ""} when port in 0..65_535 -> port
+      _ -> raise "PORT=#{inspect(System.get_env("PORT"))} is not a TCP port number"
+    end
+
+  config :bench, BenchWeb.Endpoint,
+    server: true,
+    http: [
+      ip: ip,
+      port: port,
+      # A 16 KiB request target is still a request to answer, not a 414.
+      http_1_options: [max_request_line_length: 65_536]
+    ]
+end

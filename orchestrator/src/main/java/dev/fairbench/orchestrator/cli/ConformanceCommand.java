@@ -1,0 +1,163 @@
+package dev.fairbench.orchestrator.cli;
+
+import dev.fairbench.conformance.ConformanceReports;
+import dev.fairbench.conformance.ConformanceSuite;
+import dev.fairbench.conformance.SuiteReport;
+import dev.fairbench.conformance.UnreachableServerException;
+import dev.fairbench.conformance.Verdict;
+import dev.fairbench.orchestrator.config.Defaults;
+import dev.fairbench.orchestrator.config.FairbenchPaths;
+import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.discovery.EntryCatalog;
+import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
+import dev.fairbench.orchestrator.discovery.UnknownEntryException;
+import dev.fairbench.orchestrator.events.ProgressPrinter;
+import dev.fairbench.orchestrator.pipeline.BenchmarkRunner;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.runtime.ServerRuntime;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "conformance",
+    mixinStandardHelpOptions = true,
+    header = "Run the conformance suite (docs/SPEC.md) against a server or against entries.",
+    description = {
+      "With --url: runs the suite against any running server and prints the clause table.",
+      "With ENTRY[:VARIANT]... (or nothing: every available entry): builds and starts each entry",
+      "natively under the default limits, runs the suite, stops it, and prints a table per entry",
+      "and a summary. JSON reports go to --json (with --url) or to --output (with entries).",
+      "Exit 0 when nothing FAILs, 1 when a clause FAILs or an entry cannot be built or started,",
+      "2 for a usage error or an unreachable server."
+    })
+public final class ConformanceCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ImplsOption impls;
+  @Mixin LimitOptions limitOptions;
+
+  @Option(names = "--url", paramLabel = "URL", description = "Base URL of a running server, e.g. http://127.0.0.1:8080.")
+  String url;
+
+  @Option(names = "--json", paramLabel = "FILE",
+      description = "With --url: where to write the JSON report (default: results/conformance-<host>-<port>-<time>.json).")
+  Path json;
+
+  @Option(names = "--output", paramLabel = "DIR",
+      description = "With entries: folder for the reports and logs (default: results/conformance-<time>/).")
+  Path output;
+
+  @Parameters(paramLabel = "ENTRY[:VARIANT]", arity = "0..*",
+      description = "Entries to check; none means every available entry.")
+  List<String> entries = List.of();
+
+  @Override
+  public Integer call() throws Exception {
+    if (url != null && !entries.isEmpty()) {
+      throw new UsageException("give either --url or entries, not both");
+    }
+    return url != null ? againstUrl() : againstEntries();
+  }
+
+  private int againstUrl() {
+    if (output != null) {
+      throw new UsageException("--output is for entries; with --url use --json FILE");
+    }
+    URI target = parseUrl(url);
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    SuiteReport report;
+    try {
+      report = ConformanceSuite.run(target);
+    } catch (UnreachableServerException e) {
+      err.println("fairbench conformance: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    Path file = json != null ? json : FairbenchPaths.detect().results().resolve(
+        "conformance-" + target.getHost() + "-" + port(target) + "-" + Converters.timestamp(Instant.now()) + ".json");
+    out.print(ConformanceReports.table(report));
+    out.flush();
+    ConformanceReports.writeJson(report, file);
+    err.println("JSON report: " + file);
+    return report.overall() == Verdict.FAIL ? ExitCodes.FAILED : ExitCodes.OK;
+  }
+
+  private int againstEntries() throws InterruptedException {
+    if (json != null) {
+      throw new UsageException("--json is for --url; with entries the reports go to --output DIR");
+    }
+    FairbenchPaths paths = FairbenchPaths.detect();
+    EntryCatalog catalog = impls.catalog(paths);
+    List<Selection> selections;
+    try {
+      selections = catalog.select(entries);
+    } catch (UnknownEntryException e) {
+      throw new UsageException(e.getMessage());
+    }
+    Defaults.Profile profile = Defaults.forThisMachine();
+    RunConfig config = new RunConfig(false, List.of(), Duration.ZERO, Duration.ZERO, 0, 0, 0, Defaults.REQUEST_TIMEOUT,
+        limitOptions.limits(profile), 0);
+    Instant now = Instant.now();
+    Path dir = (output != null ? output : paths.results().resolve("conformance-" + Converters.timestamp(now)))
+        .toAbsolutePath().normalize();
+    ServerRuntime runtime = limitOptions.runtime(dir.resolve("logs"));
+    ResultsDocument header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION,
+        Sessions.environment(now, paths, runtime, "none", config), List.of());
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    ProgressPrinter progress = new ProgressPrinter(err) {
+      @Override
+      public void conformanceFinished(String id, SuiteReport report, Path jsonReport) {
+        super.conformanceFinished(id, report, jsonReport);
+        out.println("== " + id + " ==");
+        out.print(ConformanceReports.table(report));
+        out.println();
+        out.flush();
+      }
+    };
+    Path resultsFile = dir.resolve("results.json");
+    ResultsDocument results = new BenchmarkRunner(config, runtime, null, progress, header, resultsFile).run(selections);
+
+    out.println("Summary:");
+    boolean failed = false;
+    for (EntryResult entry : results.entries()) {
+      String verdict = entry.conformance() == null ? "" : " " + entry.conformance().verdict();
+      boolean skipped = entries.isEmpty() && entry.status() == EntryStatus.UNAVAILABLE;
+      failed |= entry.status().failed() && !skipped;
+      out.printf("  %-28s %s%s%s%n", entry.id(), entry.status().wireName(), verdict,
+          entry.reason().isEmpty() ? "" : " - " + entry.reason());
+    }
+    out.flush();
+    err.println("Reports and logs: " + dir);
+    return failed ? ExitCodes.FAILED : ExitCodes.OK;
+  }
+
+  static URI parseUrl(String value) {
+    try {
+      URI uri = new URI(value);
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+        throw new UsageException("--url must be an absolute http:// URL such as http://127.0.0.1:8080, got \"" + value + "\"");
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      throw new UsageException("--url is not a valid URL: " + e.getMessage());
+    }
+  }
+
+  private static int port(URI uri) {
+    return uri.getPort() != -1 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+  }
+}

@@ -1,0 +1,31 @@
+package dev.fairbench.orchestrator.cli;
+
+import dev.fairbench.orchestrator.config.FairbenchPaths;
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.results.EnvironmentProbe;
+import dev.fairbench.orchestrator.runtime.NativeRuntime;
+import dev.fairbench.orchestrator.runtime.ServerRuntime;
+import java.time.Instant;
+
+/** Builds the environment block shared by `run` and `conformance`. */
+final class Sessions {
+  private Sessions() {}
+
+  static Environment environment(Instant now, FairbenchPaths paths, ServerRuntime runtime, String loadGenerator,
+      RunConfig config) {
+    Limits limits = config.limits();
+    String note = runtime instanceof NativeRuntime nativeRuntime ? nativeRuntime.limitsNote() : "";
+    return new Environment(now, EnvironmentProbe.hostname(), EnvironmentProbe.cpuModel(), EnvironmentProbe.cores(),
+        EnvironmentProbe.kernel(), EnvironmentProbe.cgroupVersion(), runtime.limitsMode(), note, runtime.name(),
+        loadGenerator, Runtime.version().toString(), EnvironmentProbe.gitCommit(paths.root()),
+        EnvironmentProbe.gitDirty(paths.root()),
+        new Environment.LimitsRecord(limits.serverCpus(), limits.clientCpus(), limits.memoryBytes(), limits.workers()),
+        new Environment.LoadSettings(config.duration().toMillis() / 1e3, config.warmup().toMillis() / 1e3,
+            config.runs(), config.connections(), config.threads(), config.requestTimeout().toMillis() / 1e3,
+            config.clientCeiling()),
+        config.endpoints().stream().map(Endpoint::wireName).toList());
+  }
+}

@@ -1,0 +1,48 @@
+package dev.fairbench.orchestrator.config;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Every default in one place. On a 2-core machine the server gets CPU 1 and the client CPU 0
+ * with one worker, and durations are short so a run over all entries takes minutes; from 4
+ * cores on, the profile of seed 000 (server 2 CPUs and 2 workers, client 2 threads and 128
+ * connections, 10 s runs).
+ */
+public final class Defaults {
+  private Defaults() {}
+
+  public static final long MEMORY_BYTES = 512L * 1024 * 1024;
+  public static final List<String> ENDPOINTS = List.of("plaintext", "json", "user", "validate");
+  public static final String RUNTIME = "native";
+  /** Socket timeout of wrk; a request slower than this counts as a timeout error. */
+  public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
+  public static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+  public static Profile forCores(int cores) {
+    if (cores >= 4) {
+      return new Profile("2-3", "0-1", 2, 128, 2, Duration.ofSeconds(10), Duration.ofSeconds(5), 3);
+    }
+    if (cores >= 2) {
+      return new Profile("1", "0", 1, 64, 1, Duration.ofSeconds(5), Duration.ofSeconds(2), 3);
+    }
+    throw new IllegalStateException(
+        "fairbench needs at least 2 CPUs so the server and the load client get disjoint CPU sets; this machine has "
+            + cores);
+  }
+
+  public static Profile forThisMachine() {
+    return forCores(Runtime.getRuntime().availableProcessors());
+  }
+
+  /** The defaults of one machine size. */
+  public record Profile(
+      String serverCpus,
+      String clientCpus,
+      int workers,
+      int connections,
+      int threads,
+      Duration duration,
+      Duration warmup,
+      int runs) {}
+}

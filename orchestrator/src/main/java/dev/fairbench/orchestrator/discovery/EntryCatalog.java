@@ -1,0 +1,129 @@
+package dev.fairbench.orchestrator.discovery;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** Every folder under an impls directory, read through its manifest. */
+public final class EntryCatalog {
+  private final Path implsDir;
+  private final List<Entry> entries;
+
+  private EntryCatalog(Path implsDir, List<Entry> entries) {
+    this.implsDir = implsDir;
+    this.entries = List.copyOf(entries);
+  }
+
+  /** Reads every sub-folder of {@code implsDir}; a broken manifest becomes an invalid entry, not an exception. */
+  public static EntryCatalog load(Path implsDir) {
+    if (!Files.isDirectory(implsDir)) {
+      throw new IllegalArgumentException("the entries folder " + implsDir + " does not exist");
+    }
+    ManifestReader reader = new ManifestReader();
+    List<Entry> entries = new ArrayList<>();
+    try (Stream<Path> children = Files.list(implsDir)) {
+      for (Path dir : children.filter(Files::isDirectory).sorted(Comparator.comparing(Path::toString)).toList()) {
+        String name = dir.getFileName().toString();
+        if (name.startsWith(".")) {
+          continue;
+        }
+        try {
+          entries.add(Entry.valid(name, dir, reader.read(dir)));
+        } catch (ManifestException e) {
+          entries.add(Entry.invalid(name, dir, e.getMessage()));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + implsDir, e);
+    }
+    return new EntryCatalog(implsDir, entries);
+  }
+
+  public Path implsDir() {
+    return implsDir;
+  }
+
+  public List<Entry> entries() {
+    return entries;
+  }
+
+  public Optional<Entry> entry(String name) {
+    return entries.stream().filter(e -> e.name().equals(name)).findFirst();
+  }
+
+  /** What the user may type: every entry name, and entry:variant for entries with named variants. */
+  public List<String> knownIds() {
+    Set<String> ids = new LinkedHashSet<>();
+    for (Entry entry : entries) {
+      ids.add(entry.name());
+      for (EntryVariant variant : entry.variants()) {
+        ids.add(variant.id());
+      }
+    }
+    return List.copyOf(ids);
+  }
+
+  /**
+   * Resolves ENTRY or ENTRY:VARIANT selectors, in the given order; an empty list selects every
+   * entry. An entry whose manifest is broken is selected as such, so it is reported, not skipped.
+   *
+   * @throws UnknownEntryException naming the unknown selectors and the known ones
+   */
+  public List<Selection> select(List<String> selectors) throws UnknownEntryException {
+    List<Selection> selected = new ArrayList<>();
+    if (selectors == null || selectors.isEmpty()) {
+      for (Entry entry : entries) {
+        selected.addAll(Selection.all(entry));
+      }
+      return selected;
+    }
+    List<String> unknown = new ArrayList<>();
+    for (String selector : selectors) {
+      int colon = selector.indexOf(':');
+      String name = colon < 0 ? selector : selector.substring(0, colon);
+      Optional<Entry> entry = entry(name);
+      if (entry.isEmpty()) {
+        unknown.add(selector);
+        continue;
+      }
+      if (colon < 0) {
+        selected.addAll(Selection.all(entry.get()));
+        continue;
+      }
+      String variantName = selector.substring(colon + 1);
+      Optional<EntryVariant> variant =
+          entry.get().variants().stream().filter(v -> v.variant().equals(variantName)).findFirst();
+      if (variant.isEmpty()) {
+        unknown.add(selector);
+      } else {
+        selected.add(Selection.of(variant.get()));
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new UnknownEntryException(unknown, knownIds());
+    }
+    return selected.stream().distinct().toList();
+  }
+
+  /** One selected thing to run: a resolved variant, or an entry whose manifest is broken. */
+  public record Selection(String id, Optional<EntryVariant> variant, Optional<String> manifestError) {
+    static Selection of(EntryVariant variant) {
+      return new Selection(variant.id(), Optional.of(variant), Optional.empty());
+    }
+
+    static List<Selection> all(Entry entry) {
+      if (!entry.isValid()) {
+        return List.of(new Selection(entry.name(), Optional.empty(), entry.manifestError()));
+      }
+      return entry.variants().stream().map(Selection::of).toList();
+    }
+  }
+}

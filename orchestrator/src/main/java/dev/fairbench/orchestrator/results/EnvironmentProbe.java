@@ -1,0 +1,87 @@
+package dev.fairbench.orchestrator.results;
+
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.runtime.Commands;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads the facts of this machine and of the entries that go into the results. */
+public final class EnvironmentProbe {
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(20);
+
+  private EnvironmentProbe() {}
+
+  public static String cpuModel() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException e) {
+      // fall through
+    }
+    return System.getProperty("os.arch");
+  }
+
+  public static int cores() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  public static String kernel() {
+    try {
+      return Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim();
+    } catch (IOException e) {
+      return System.getProperty("os.version");
+    }
+  }
+
+  /** "v2" (unified), "v1" (with a v2 mount beside it: "v1 (hybrid)"), or "none". */
+  public static String cgroupVersion() {
+    Path root = Path.of("/sys/fs/cgroup");
+    if (Files.exists(root.resolve("cgroup.controllers"))) {
+      return "v2";
+    }
+    if (Files.isDirectory(root.resolve("memory")) || Files.isDirectory(root.resolve("cpuset"))) {
+      return Files.exists(root.resolve("unified/cgroup.controllers")) ? "v1 (hybrid)" : "v1";
+    }
+    return "none";
+  }
+
+  public static String hostname() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  public static String gitCommit(Path root) {
+    return Commands.output(List.of("git", "-C", root.toString(), "rev-parse", "HEAD"), root, COMMAND_TIMEOUT)
+        .map(String::trim).orElse("unknown");
+  }
+
+  public static boolean gitDirty(Path root) {
+    return Commands.output(List.of("git", "-C", root.toString(), "status", "--porcelain", "--untracked-files=no"),
+        root, COMMAND_TIMEOUT).map(out -> !out.isBlank()).orElse(false);
+  }
+
+  /** framework_version and the first output line of each [versions] command. */
+  public static Map<String, String> versions(EntryVariant variant) {
+    Map<String, String> versions = new LinkedHashMap<>();
+    versions.put("framework", variant.frameworkVersion());
+    variant.versionCommands().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(command -> {
+      Optional<String> out = Commands.output(command.getValue(), variant.dir(), COMMAND_TIMEOUT);
+      versions.put(command.getKey(), out.flatMap(o -> o.lines().filter(l -> !l.isBlank()).findFirst())
+          .map(String::trim).orElse("unknown (`" + String.join(" ", command.getValue()) + "` failed)"));
+    });
+    return versions;
+  }
+}

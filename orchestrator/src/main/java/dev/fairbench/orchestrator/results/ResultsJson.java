@@ -1,0 +1,49 @@
+package dev.fairbench.orchestrator.results;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Reads and writes the results file. Writes are atomic: a crash leaves the previous version. */
+public final class ResultsJson {
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .addModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .build();
+
+  private ResultsJson() {}
+
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /** Writes to a temporary file beside {@code file}, then renames it over {@code file}. */
+  public static void write(ResultsDocument document, Path file) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path temp = Files.createTempFile(dir, ".results-", ".json.tmp");
+    try {
+      MAPPER.writeValue(temp.toFile(), document);
+      try {
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  public static ResultsDocument read(Path file) throws IOException {
+    return MAPPER.readValue(file.toFile(), ResultsDocument.class);
+  }
+}

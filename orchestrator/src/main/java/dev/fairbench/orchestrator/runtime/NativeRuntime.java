@@ -1,0 +1,232 @@
+package dev.fairbench.orchestrator.runtime;
+
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Builds entries with their manifest's steps and runs them as local processes, confined by a
+ * cgroup (or taskset), with HOST=127.0.0.1, PORT and WORKERS set.
+ */
+public final class NativeRuntime implements ServerRuntime {
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
+  private static final int TAIL_LINES = 20;
+  private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+  private final Path logDir;
+  private LimitsBackend backend;
+
+  /** @param logDir where build and server logs go, one file each per variant */
+  public NativeRuntime(Path logDir) {
+    this.logDir = logDir;
+  }
+
+  @Override
+  public String name() {
+    return "native";
+  }
+
+  @Override
+  public synchronized String limitsMode() {
+    return backend().mode();
+  }
+
+  /** Why the limits are weaker than a cgroup, empty when a cgroup is used. */
+  public synchronized String limitsNote() {
+    return backend().note();
+  }
+
+  private LimitsBackend backend() {
+    if (backend == null) {
+      backend = LimitsBackend.detect();
+    }
+    return backend;
+  }
+
+  @Override
+  public Availability availability(EntryVariant variant) {
+    for (String tool : variant.requires()) {
+      if (!Commands.onPath(tool)) {
+        return Availability.unavailable("missing tool " + tool);
+      }
+    }
+    if (!variant.availabilityProbe().isEmpty()) {
+      try {
+        Path out = Files.createTempFile("fairbench-probe", ".log");
+        try {
+          Commands.Outcome outcome =
+              Commands.run(variant.availabilityProbe(), variant.dir(), Map.of(), PROBE_TIMEOUT, out);
+          if (!outcome.succeeded()) {
+            String last = Commands.tail(out, 1);
+            return Availability.unavailable(last.isEmpty() ? outcome.describe(variant.availabilityProbe(), PROBE_TIMEOUT) : last);
+          }
+        } finally {
+          Files.deleteIfExists(out);
+        }
+      } catch (IOException e) {
+        return Availability.unavailable("availability probe could not run: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Availability.unavailable("availability probe interrupted");
+      }
+    }
+    return Availability.ok();
+  }
+
+  @Override
+  public RunningServer start(EntryVariant variant, Limits limits, int port) throws ServerStartException {
+    String fileStem = variant.id().replace(':', '_');
+    try {
+      Files.createDirectories(logDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the log folder " + logDir, e);
+    }
+    build(variant, logDir.resolve(fileStem + ".build.log"));
+    checkPortFree(port);
+
+    LimitsBackend.Group group;
+    String groupName = ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet() + "-" + fileStem;
+    synchronized (this) {
+      try {
+        group = backend().create(groupName, limits);
+      } catch (IOException e) {
+        throw new ServerStartException(Stage.LIMITS_FAILED,
+            variant.id() + ": cannot apply the limits with " + backend().mode() + ": " + e.getMessage(), "");
+      }
+    }
+
+    Path log = logDir.resolve(fileStem + ".server.log");
+    Map<String, String> env = new HashMap<>(variant.startEnv());
+    env.put("HOST", "127.0.0.1");
+    env.put("PORT", Integer.toString(port));
+    env.put("WORKERS", Integer.toString(limits.workers()));
+    ProcessBuilder builder = new ProcessBuilder(group.wrap(variant.startCommand()))
+        .directory(variant.dir().toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    builder.environment().putAll(env);
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      group.destroy();
+      throw new ServerStartException(Stage.EXITED_AT_START,
+          variant.id() + ": `" + String.join(" ", variant.startCommand()) + "` could not start: " + e.getMessage(), "");
+    }
+    URI base = URI.create("http://127.0.0.1:" + port);
+    NativeServer server = new NativeServer(variant, limits, port, base, process, group, backend().mode(), log);
+    ServerRegistry.track(server);
+    try {
+      awaitReady(variant, server, process);
+    } catch (ServerStartException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private void build(EntryVariant variant, Path log) throws ServerStartException {
+    try {
+      Files.deleteIfExists(log);
+      Files.createFile(log);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the build log " + log, e);
+    }
+    long deadline = System.nanoTime() + variant.buildTimeout().toNanos();
+    for (List<String> step : variant.buildSteps()) {
+      Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
+      try {
+        Files.writeString(log, "$ " + String.join(" ", step) + "\n", java.nio.file.StandardOpenOption.APPEND);
+        Commands.Outcome outcome = Commands.run(step, variant.dir(), Map.of(), left, log);
+        if (!outcome.succeeded()) {
+          throw new ServerStartException(Stage.BUILD_FAILED,
+              variant.id() + ": build failed: " + outcome.describe(step, variant.buildTimeout()) + " (log: " + log + ")",
+              Commands.tail(log, TAIL_LINES));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the build log " + log, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ServerStartException(Stage.BUILD_FAILED, variant.id() + ": build interrupted", Commands.tail(log, TAIL_LINES));
+      }
+    }
+  }
+
+  /** Fails before starting anything when another process already listens on the port. */
+  static void checkPortFree(int port) throws ServerStartException {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    } catch (BindException e) {
+      throw new ServerStartException(Stage.PORT_IN_USE,
+          "port " + port + " on 127.0.0.1 is already in use by another process; stop it or pick another port", "");
+    } catch (IOException e) {
+      throw new ServerStartException(Stage.PORT_IN_USE, "cannot check port " + port + ": " + e.getMessage(), "");
+    }
+  }
+
+  /** A port that is free on 127.0.0.1 right now. */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port on 127.0.0.1", e);
+    }
+  }
+
+  private static void awaitReady(EntryVariant variant, NativeServer server, Process process) throws ServerStartException {
+    URI probe = server.baseUrl().resolve("/plaintext");
+    long deadline = System.nanoTime() + variant.readyTimeout().toNanos();
+    String lastProblem = "no answer yet";
+    try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
+      while (System.nanoTime() < deadline) {
+        if (!process.isAlive()) {
+          int code = process.exitValue();
+          String why = code == 125 && !server.limitsMode().equals("taskset")
+              ? "could not join its cgroup (exit 125)" : "exited with code " + code;
+          throw new ServerStartException(Stage.EXITED_AT_START,
+              variant.id() + ": the server " + why + " before it was ready (log: " + server.log() + ")",
+              server.logTail(TAIL_LINES));
+        }
+        try {
+          HttpResponse<Void> response = client.send(
+              HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(2)).GET().build(),
+              HttpResponse.BodyHandlers.discarding());
+          if (response.statusCode() == 200) {
+            return;
+          }
+          lastProblem = "GET /plaintext answered " + response.statusCode();
+        } catch (IOException e) {
+          lastProblem = "GET /plaintext: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new ServerStartException(Stage.NOT_READY, variant.id() + ": interrupted while waiting", "");
+        }
+        Commands.sleep(100);
+      }
+    }
+    throw new ServerStartException(Stage.NOT_READY,
+        variant.id() + ": not ready after " + variant.readyTimeout().toSeconds() + " s (" + lastProblem
+            + "); raise start.ready_timeout_seconds if it is slow (log: " + server.log() + ")",
+        server.logTail(TAIL_LINES));
+  }
+}

@@ -1,0 +1,146 @@
+package dev.fairbench.orchestrator.runtime;
+
+import dev.fairbench.orchestrator.config.Defaults;
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.discovery.WorkersModel;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** A server started by {@link NativeRuntime}. */
+final class NativeServer implements RunningServer {
+  private final EntryVariant variant;
+  private final Limits limits;
+  private final int port;
+  private final URI baseUrl;
+  private final Process process;
+  private final LimitsBackend.Group group;
+  private final String limitsMode;
+  private final Path log;
+  private boolean closed;
+
+  NativeServer(EntryVariant variant, Limits limits, int port, URI baseUrl, Process process, LimitsBackend.Group group,
+      String limitsMode, Path log) {
+    this.variant = variant;
+    this.limits = limits;
+    this.port = port;
+    this.baseUrl = baseUrl;
+    this.process = process;
+    this.group = group;
+    this.limitsMode = limitsMode;
+    this.log = log;
+  }
+
+  String limitsMode() {
+    return limitsMode;
+  }
+
+  @Override
+  public URI baseUrl() {
+    return baseUrl;
+  }
+
+  /** The group's processes, or the process tree when no cgroup tracks them. */
+  private Set<Long> pids() {
+    Set<Long> pids = new LinkedHashSet<>(group.pids());
+    pids.addAll(ProcFs.descendantsAndSelf(process.toHandle()));
+    return pids;
+  }
+
+  @Override
+  public ResourceUsage usage() {
+    Set<Long> pids = pids();
+    double cpu = group.cpuSeconds();
+    String source = limitsMode;
+    if (cpu < 0) {
+      cpu = ProcFs.cpuSeconds(pids, ClockTicks.perSecond());
+      source = "proc";
+    }
+    long peakRss = 0;
+    for (long pid : pids) {
+      peakRss += ProcFs.statusKib(pid, "VmHWM");
+    }
+    return new ResourceUsage(cpu, peakRss, group.memoryPeakBytes(), source);
+  }
+
+  @Override
+  public ThreadSample sampleThreads() {
+    return new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids()));
+  }
+
+  @Override
+  public WorkerObservation observeWorkers(ThreadSample since) {
+    Set<Long> pids = pids();
+    ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids));
+    double wallSeconds = (now.nanoTime() - since.nanoTime()) / 1e9;
+    double busyTicks = WorkerObservation.BUSY_SHARE * wallSeconds * ClockTicks.perSecond();
+    int busyThreads = 0;
+    Map<String, Long> ticksPerProcess = new HashMap<>();
+    for (var thread : now.cpuTicks().entrySet()) {
+      long delta = thread.getValue() - since.cpuTicks().getOrDefault(thread.getKey(), 0L);
+      if (delta >= busyTicks) {
+        busyThreads++;
+      }
+      String pid = thread.getKey().substring(0, thread.getKey().indexOf('/'));
+      ticksPerProcess.merge(pid, delta, Long::sum);
+    }
+    int busyProcesses = (int) ticksPerProcess.values().stream().filter(t -> t >= busyTicks).count();
+    Set<String> inodes = ProcFs.listeningInodes(port);
+    int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();
+    int observed = variant.workersModel() == WorkersModel.PROCESSES ? busyProcesses : busyThreads;
+    return new WorkerObservation(variant.workersModel().wireName(), limits.workers(), observed, pids.size(), listening,
+        now.cpuTicks().size(), busyThreads, observed == limits.workers());
+  }
+
+  @Override
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public Optional<String> exitReason() {
+    return process.isAlive() ? Optional.empty() : Optional.of("exited with code " + process.exitValue());
+  }
+
+  @Override
+  public Path log() {
+    return log;
+  }
+
+  @Override
+  public String logTail(int lines) {
+    return Commands.tail(log, lines);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    Set<Long> pids = pids();
+    pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy));
+    if (!awaitGone(Defaults.STOP_GRACE.toMillis())) {
+      pids().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+      awaitGone(3000);
+    }
+    group.destroy();
+    ServerRegistry.untrack(this);
+  }
+
+  private boolean awaitGone(long millis) {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (System.nanoTime() < deadline) {
+      if (pids().stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))) {
+        return true;
+      }
+      Commands.sleep(50);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,174 @@
+package dev.fairbench.orchestrator.runtime;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** Reads what Linux tells about processes under /proc. Missing processes read as absent, not errors. */
+public final class ProcFs {
+  private static final Path PROC = Path.of("/proc");
+
+  private ProcFs() {}
+
+  /** utime + stime of one thread or process, in clock ticks, from a /proc/.../stat line. */
+  public static OptionalLong cpuTicks(Path statFile) {
+    try {
+      return OptionalLong.of(parseCpuTicks(Files.readString(statFile), false));
+    } catch (IOException | RuntimeException e) {
+      return OptionalLong.empty();
+    }
+  }
+
+  /**
+   * utime + stime (and, with {@code withChildren}, cutime + cstime) from the text of a stat file.
+   * The command name in parentheses may hold spaces, so fields are counted after the last ')'.
+   */
+  public static long parseCpuTicks(String stat, boolean withChildren) {
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+    // After the name: state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17); fields[0] is field 3.
+    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    if (withChildren) {
+      ticks += Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
+    }
+    return ticks;
+  }
+
+  /** cutime + cstime of this JVM: the CPU of every child it has reaped. */
+  public static long reapedChildrenTicks() {
+    try {
+      String stat = Files.readString(PROC.resolve("self/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+      return Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read /proc/self/stat: " + e.getMessage(), e);
+    }
+  }
+
+  /** "pid/tid" → ticks for every thread of the given processes. */
+  public static Map<String, Long> threadTicks(Set<Long> pids) {
+    Map<String, Long> ticks = new HashMap<>();
+    for (long pid : pids) {
+      try (Stream<Path> tasks = Files.list(PROC.resolve(pid + "/task"))) {
+        for (Path task : tasks.toList()) {
+          cpuTicks(task.resolve("stat")).ifPresent(t -> ticks.put(pid + "/" + task.getFileName(), t));
+        }
+      } catch (IOException e) {
+        // the process exited between listing and reading
+      }
+    }
+    return ticks;
+  }
+
+  /** Sum of utime+stime+cutime+cstime of the processes, for when no cgroup counts CPU. */
+  public static double cpuSeconds(Set<Long> pids, long ticksPerSecond) {
+    long total = 0;
+    for (long pid : pids) {
+      try {
+        total += parseCpuTicks(Files.readString(PROC.resolve(pid + "/stat")), true);
+      } catch (IOException | RuntimeException e) {
+        // gone
+      }
+    }
+    return (double) total / ticksPerSecond;
+  }
+
+  /** A field of /proc/<pid>/status in bytes (VmHWM, VmRSS), or 0 when the process is gone. */
+  public static long statusKib(long pid, String field) {
+    try {
+      for (String line : Files.readAllLines(PROC.resolve(pid + "/status"))) {
+        if (line.startsWith(field + ":")) {
+          String[] parts = line.substring(field.length() + 1).trim().split("\\s+");
+          return Long.parseLong(parts[0]) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // gone
+    }
+    return 0;
+  }
+
+  /** Socket inodes listening on the TCP port (IPv4 and IPv6). */
+  public static Set<String> listeningInodes(int port) {
+    Set<String> inodes = new HashSet<>();
+    for (String table : List.of("net/tcp", "net/tcp6")) {
+      try {
+        inodes.addAll(parseListeningInodes(Files.readAllLines(PROC.resolve(table)), port));
+      } catch (IOException e) {
+        // no IPv6
+      }
+    }
+    return inodes;
+  }
+
+  /** From the lines of /proc/net/tcp: inodes of sockets in state LISTEN (0A) on the port. */
+  public static Set<String> parseListeningInodes(List<String> lines, int port) {
+    Set<String> inodes = new HashSet<>();
+    for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length < 10) {
+        continue;
+      }
+      String local = f[1];
+      int localPort = Integer.parseInt(local.substring(local.lastIndexOf(':') + 1), 16);
+      if (localPort == port && f[3].equals("0A")) {
+        inodes.add(f[9]);
+      }
+    }
+    return inodes;
+  }
+
+  /** Whether the process has an open file descriptor on one of the socket inodes. */
+  public static boolean holdsSocket(long pid, Set<String> inodes) {
+    if (inodes.isEmpty()) {
+      return false;
+    }
+    try (Stream<Path> fds = Files.list(PROC.resolve(pid + "/fd"))) {
+      for (Path fd : fds.toList()) {
+        try {
+          String target = Files.readSymbolicLink(fd).toString();
+          if (target.startsWith("socket:[")
+              && inodes.contains(target.substring("socket:[".length(), target.length() - 1))) {
+            return true;
+          }
+        } catch (IOException e) {
+          // closed meanwhile
+        }
+      }
+    } catch (IOException e) {
+      // gone
+    }
+    return false;
+  }
+
+  /** The pids in a cgroup.procs file. */
+  public static Set<Long> readPids(Path procsFile) {
+    Set<Long> pids = new HashSet<>();
+    try {
+      for (String line : Files.readAllLines(procsFile)) {
+        if (!line.isBlank()) {
+          pids.add(Long.parseLong(line.trim()));
+        }
+      }
+    } catch (IOException e) {
+      // group already removed
+    }
+    return pids;
+  }
+
+  static List<Long> descendantsAndSelf(ProcessHandle root) {
+    List<Long> pids = new ArrayList<>();
+    if (root.isAlive()) {
+      pids.add(root.pid());
+    }
+    root.descendants().forEach(p -> pids.add(p.pid()));
+    return pids;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.fairbench.orchestrator.runtime;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** A started server. Closing it stops its whole process tree. */
+public interface RunningServer extends AutoCloseable {
+  /** e.g. http://127.0.0.1:18080 */
+  URI baseUrl();
+
+  /** CPU seconds and memory since start. */
+  ResourceUsage usage();
+
+  /** Per-thread CPU time now; pass it to {@link #observeWorkers} after a load window. */
+  ThreadSample sampleThreads();
+
+  /** The workers seen since {@code since}, compared with what was requested. */
+  WorkerObservation observeWorkers(ThreadSample since);
+
+  boolean isAlive();
+
+  /** Why the server is gone, when it is. */
+  Optional<String> exitReason();
+
+  /** The server's stdout and stderr. */
+  Path log();
+
+  /** The last lines of the log, for messages. */
+  String logTail(int lines);
+
+  /** Stops every process of the server; never throws. */
+  @Override
+  void close();
+}

@@ -1,0 +1,26 @@
+package dev.fairbench.orchestrator.runtime;
+
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+
+/**
+ * Builds and starts entries. Implementations: {@link NativeRuntime} (local processes in a
+ * cgroup); a Docker runtime can implement the same contract.
+ */
+public interface ServerRuntime {
+  /** The name used on the command line and in results, e.g. "native". */
+  String name();
+
+  /** Whether this runtime can build and start the variant here, and if not, why. */
+  Availability availability(EntryVariant variant);
+
+  /** How the limits are enforced by this runtime on this machine, e.g. "cgroup-v1". */
+  String limitsMode();
+
+  /**
+   * Builds the variant, starts it under the limits on 127.0.0.1:port and waits until it is ready.
+   *
+   * @throws ServerStartException with the stage that failed and the log tail
+   */
+  RunningServer start(EntryVariant variant, Limits limits, int port) throws ServerStartException;
+}

@@ -1,0 +1,177 @@
+package dev.fairbench.conformance.http;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+
+/**
+ * The server under test: its base URL and the clients that talk to it. Every request times out
+ * after {@link #TIMEOUT}; a request that gets no answer becomes an {@link AssertionError} naming the
+ * request, so it is reported as a finding instead of crashing the run.
+ */
+public final class HttpTarget implements AutoCloseable {
+  public static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private static final int PREVIEW = 120;
+
+  private final URI base;
+  private final String basePath;
+  private final OkHttpClient client;
+
+  public HttpTarget(URI base) {
+    this(base, TIMEOUT);
+  }
+
+  public HttpTarget(URI base, Duration timeout) {
+    this.base = base;
+    String path = base.getRawPath() == null ? "" : base.getRawPath();
+    this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    this.client = new OkHttpClient.Builder()
+        .connectTimeout(timeout)
+        .readTimeout(timeout)
+        .writeTimeout(timeout)
+        .callTimeout(timeout.multipliedBy(2))
+        .followRedirects(false)
+        .followSslRedirects(false)
+        .build();
+  }
+
+  public URI base() {
+    return base;
+  }
+
+  /** The request target for a contract path such as {@code /user/42}, below the base URL's path. */
+  public String target(String path) {
+    return basePath + path;
+  }
+
+  /** The full URL of a contract path, kept exactly as written (percent-escapes included). */
+  public HttpUrl url(String path) {
+    HttpUrl url = HttpUrl.parse(base.getScheme() + "://" + RawHttp.to(base, TIMEOUT).hostHeader() + target(path));
+    if (url == null) {
+      throw new IllegalArgumentException("not a valid URL: " + base + path);
+    }
+    return url;
+  }
+
+  /** A builder sharing this target's settings, for checks that need their own pool or listener. */
+  public OkHttpClient.Builder newClientBuilder() {
+    return client.newBuilder();
+  }
+
+  public RawHttp raw() {
+    return RawHttp.to(base, TIMEOUT);
+  }
+
+  public RawHttp raw(Duration timeout) {
+    return RawHttp.to(base, timeout);
+  }
+
+  public Exchange get(String path) {
+    return send("GET", path, null, null);
+  }
+
+  /** POST /validate with {@code Content-Type: application/json} and the JSON text as UTF-8. */
+  public Exchange postJson(String json) {
+    return send("POST", "/validate", "application/json", json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** POST /validate with the given Content-Type (null: none) and body bytes. */
+  public Exchange postValidate(String contentType, byte[] body) {
+    return send("POST", "/validate", contentType, body);
+  }
+
+  /**
+   * Sends one request through OkHttp. A null content type sends no Content-Type header; a null body
+   * sends none (methods that require one get an empty body).
+   */
+  public Exchange send(String method, String path, String contentType, byte[] body) {
+    String description = describe(method, path, contentType, body);
+    RequestBody requestBody = null;
+    if (body != null) {
+      requestBody = RequestBody.create(body, contentType == null ? null : MediaType.parse(contentType));
+    } else if (List.of("POST", "PUT", "PATCH").contains(method)) {
+      requestBody = RequestBody.create(new byte[0], null);
+    }
+    Request.Builder request = new Request.Builder().url(url(path)).method(method, requestBody);
+    if (contentType != null && MediaType.parse(contentType) == null) {
+      request.header("Content-Type", contentType);
+    }
+    try (Response response = client.newCall(request.build()).execute()) {
+      byte[] bytes = response.body() == null ? new byte[0] : response.body().bytes();
+      return new Exchange(description, response.code(), response.headers().toMultimap(), bytes);
+    } catch (IOException e) {
+      throw noAnswer(description, e);
+    }
+  }
+
+  /** Sends raw request bytes (one request, one connection) and reads the whole response. */
+  public Exchange sendRaw(String description, byte[] request) {
+    try {
+      return raw().exchange(request).toExchange(description);
+    } catch (IOException e) {
+      throw noAnswer(description, e);
+    }
+  }
+
+  /** POST with a Content-Length body over a raw socket, for bodies the server may stop reading. */
+  public Exchange postRaw(String path, String contentType, byte[] body) {
+    String description = describe("POST", path, contentType, body);
+    return sendRaw(description, raw().request("POST", target(path), contentType, body));
+  }
+
+  /** What a request was, on one line: method, path, Content-Type when not plain JSON, body start. */
+  public static String describe(String method, String path, String contentType, byte[] body) {
+    StringBuilder out = new StringBuilder(method).append(' ').append(Text.preview(path, PREVIEW));
+    if (body != null || contentType != null) {
+      if (contentType == null) {
+        out.append(" (no Content-Type)");
+      } else if (!contentType.equals("application/json")) {
+        out.append(" (Content-Type: ").append(contentType).append(')');
+      }
+    }
+    if (body != null) {
+      out.append(' ').append(body.length == 0 ? "(empty body)" : Text.preview(body, PREVIEW));
+    }
+    return out.toString();
+  }
+
+  /** Turns "no response" into a finding that names the request and the reason. */
+  public static AssertionError noAnswer(String request, IOException e) {
+    return new AssertionError(request + ": no answer (" + reason(e) + ")", e);
+  }
+
+  public static String reason(IOException e) {
+    if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
+      return "timed out after " + TIMEOUT.toSeconds() + " s";
+    }
+    if (e instanceof ConnectException) {
+      return "connection refused";
+    }
+    if (e instanceof NoResponseException) {
+      return e.getMessage();
+    }
+    String message = e.getMessage();
+    if (message == null) {
+      return e.getClass().getSimpleName();
+    }
+    return message.toLowerCase(Locale.ROOT).contains("reset") ? "connection reset: " + message : message;
+  }
+
+  @Override
+  public void close() {
+    client.dispatcher().executorService().shutdown();
+    client.connectionPool().evictAll();
+  }
+}

@@ -1,0 +1,75 @@
+package dev.fairbench.conformance.http;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/** Renders bytes sent or received on one line, readable in a finding. */
+public final class Text {
+  private Text() {}
+
+  /**
+   * The bytes as text, control characters escaped, invalid UTF-8 shown as {@code \xFF}, cut after
+   * {@code max} characters with the total size appended.
+   */
+  public static String preview(byte[] bytes, int max) {
+    StringBuilder out = new StringBuilder();
+    String decoded = strictUtf8(bytes);
+    if (decoded != null) {
+      int shown = 0;
+      for (int i = 0; i < decoded.length() && shown < max; i = decoded.offsetByCodePoints(i, 1), shown++) {
+        appendEscaped(out, decoded.codePointAt(i));
+      }
+      if (shown < decoded.codePointCount(0, decoded.length())) {
+        out.append("… (").append(bytes.length).append(" bytes)");
+      }
+    } else {
+      int shown = Math.min(bytes.length, max);
+      for (int i = 0; i < shown; i++) {
+        int b = bytes[i] & 0xff;
+        if (b >= 0x20 && b < 0x7f) {
+          out.append((char) b);
+        } else {
+          out.append(String.format("\\x%02X", b));
+        }
+      }
+      if (shown < bytes.length) {
+        out.append("… (").append(bytes.length).append(" bytes)");
+      }
+    }
+    return out.toString();
+  }
+
+  public static String preview(String text, int max) {
+    return preview(text.getBytes(StandardCharsets.UTF_8), max);
+  }
+
+  /** The bytes decoded as UTF-8, or null when they are not valid UTF-8. */
+  public static String strictUtf8(byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  private static void appendEscaped(StringBuilder out, int cp) {
+    switch (cp) {
+      case '\n' -> out.append("\\n");
+      case '\r' -> out.append("\\r");
+      case '\t' -> out.append("\\t");
+      default -> {
+        if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029) {
+          out.append(String.format("\\u%04X", cp));
+        } else {
+          out.appendCodePoint(cp);
+        }
+      }
+    }
+  }
+}

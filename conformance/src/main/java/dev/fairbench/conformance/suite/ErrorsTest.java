@@ -1,0 +1,69 @@
+package dev.fairbench.conformance.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.conformance.http.Exchange;
+import dev.fairbench.conformance.http.HttpTarget;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Order(9)
+@DisplayName("9. Errors")
+@ExtendWith(TargetExtension.class)
+class ErrorsTest {
+  private static final List<String> STACK_TRACE_MARKERS = List.of("Traceback", "at java.", "goroutine ", "panicked at");
+
+  private final HttpTarget server;
+
+  ErrorsTest(HttpTarget server) {
+    this.server = server;
+  }
+
+  /** Whether the status is right is the business of the probe's own clause; here the body is judged. */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = Probe.class, names = {"PLAINTEXT", "JSON", "USER", "VALID_PERSON"}, mode = EnumSource.Mode.EXCLUDE)
+  @Clause("9.1")
+  @DisplayName("every error response is application/json with a JSON object holding a string \"error\"")
+  void errorResponsesAreJsonObjectsWithAnErrorString(Probe probe) {
+    Exchange ex = probe.send(server);
+    if (ex.status() >= 400 && ex.status() < 500) {
+      Expect.errorBody(ex);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = Probe.class, names = {"PLAINTEXT", "JSON", "USER", "VALID_PERSON"}, mode = EnumSource.Mode.EXCLUDE)
+  @Clause("9.2")
+  @DisplayName("no error response leaks a stack trace")
+  void errorResponsesLeakNoStackTrace(Probe probe) {
+    expectNoStackTrace(probe.send(server));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "{\"name\":\"a\",\"age\":1e400}",
+      "{\"name\":\"a\",\"age\":99999999999999999999}",
+      "{\"name\":{\"a\":[1,2]},\"age\":[{}]}",
+      "{\"name\":\"a\",\"age\":NaN}",
+      "\"just a string\""
+  })
+  @Clause("9.2")
+  @DisplayName("no error response to a bad body leaks a stack trace")
+  void badBodiesLeakNoStackTrace(String body) {
+    expectNoStackTrace(server.postJson(body));
+  }
+
+  private static void expectNoStackTrace(Exchange ex) {
+    String text = ex.text();
+    for (String marker : STACK_TRACE_MARKERS) {
+      assertThat(text)
+          .as("%s: the response leaks a stack trace (contains \"%s\"): %s", ex.request(), marker.strip(), ex.summary())
+          .doesNotContain(marker);
+    }
+  }
+}

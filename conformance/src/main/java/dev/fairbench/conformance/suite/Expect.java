@@ -1,0 +1,134 @@
+package dev.fairbench.conformance.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fairbench.conformance.http.Exchange;
+import dev.fairbench.conformance.http.HttpTarget;
+import dev.fairbench.conformance.http.Text;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Checks on one exchange. Every failure message reads "what was sent: what was expected, what came
+ * back", e.g. {@code POST /validate {"age":"30"}: expected status 400, got 200 application/json {...}}.
+ */
+final class Expect {
+  static final byte[] HELLO = "Hello, World!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  private Expect() {}
+
+  static void status(Exchange ex, int expected) {
+    assertThat(ex.status())
+        .as("%s: expected status %d, got %s", ex.request(), expected, ex.summary())
+        .isEqualTo(expected);
+  }
+
+  /** Status N and the body of clause 9.1: what SPEC.md calls "an error response with status N". */
+  static void errorResponse(Exchange ex, int expected) {
+    status(ex, expected);
+    errorBody(ex);
+  }
+
+  /** Clause 9.1: application/json, a JSON object holding a string "error". */
+  static void errorBody(Exchange ex) {
+    assertThat(ex.mediaType())
+        .as("%s: an error response must be application/json (9.1), got %s", ex.request(), ex.summary())
+        .isEqualTo("application/json");
+    JsonNode body = jsonIn(ex, "an error response");
+    assertThat(body.isObject() && body.path("error").isTextual())
+        .as("%s: an error response must be a JSON object with a string \"error\" (9.1), got %s",
+            ex.request(), ex.summary())
+        .isTrue();
+  }
+
+  /** The media type is the given one; the only parameter allowed is charset=utf-8. */
+  static void mediaType(Exchange ex, String expected) {
+    String contentType = ex.header("Content-Type").orElse("");
+    String[] parts = contentType.split(";");
+    boolean typeMatches = parts[0].trim().toLowerCase(Locale.ROOT).equals(expected);
+    boolean parametersAllowed = Arrays.stream(parts).skip(1)
+        .map(p -> p.trim().toLowerCase(Locale.ROOT).replace("\"", ""))
+        .allMatch(p -> p.equals("charset=utf-8"));
+    assertThat(typeMatches && parametersAllowed)
+        .as("%s: expected Content-Type %s (optionally ; charset=utf-8), got %s",
+            ex.request(), expected, contentType.isEmpty() ? "none" : contentType)
+        .isTrue();
+  }
+
+  /** The body parsed as JSON; a body that is not JSON fails, saying what it was. */
+  static JsonNode jsonIn(Exchange ex, String what) {
+    try {
+      return Json.parse(ex.body());
+    } catch (IOException e) {
+      return fail("%s: %s must be JSON, got %s (%s)", ex.request(), what, ex.summary(), firstLine(e.getMessage()));
+    }
+  }
+
+  /** The body is a JSON object with exactly these keys. */
+  static JsonNode objectWithKeys(Exchange ex, String... keys) {
+    JsonNode body = jsonIn(ex, "the body");
+    Set<String> actual = new TreeSet<>();
+    body.fieldNames().forEachRemaining(actual::add);
+    assertThat(body.isObject() && actual.equals(new TreeSet<>(Set.of(keys))))
+        .as("%s: expected a JSON object with exactly the keys %s, got %s",
+            ex.request(), String.join(", ", new TreeSet<>(Set.of(keys))), ex.summary())
+        .isTrue();
+    return body;
+  }
+
+  /** Status 200 and a body echoing this name and age (the age compared by value). */
+  static void accepted(Exchange ex, String name, long age) {
+    status(ex, 200);
+    JsonNode body = jsonIn(ex, "the body");
+    JsonNode echoedName = body.path("name");
+    assertThat(echoedName.isTextual() && echoedName.asText().equals(name))
+        .as("%s: expected \"name\" echoed exactly as %s, got %s",
+            ex.request(), Text.preview(Json.quote(name), 80), ex.summary())
+        .isTrue();
+    JsonNode echoedAge = body.path("age");
+    assertThat(echoedAge.isNumber() && echoedAge.decimalValue().compareTo(BigDecimal.valueOf(age)) == 0)
+        .as("%s: expected \"age\" %d, got %s", ex.request(), age, ex.summary())
+        .isTrue();
+  }
+
+  /** In a success body, "age" is a JSON integer: 30, not 30.0 nor "30". */
+  static void ageIsAJsonInteger(Exchange ex) {
+    JsonNode age = jsonIn(ex, "the body").path("age");
+    assertThat(age.isIntegralNumber())
+        .as("%s: expected \"age\" as a JSON integer, got %s", ex.request(), ex.summary())
+        .isTrue();
+  }
+
+  static void notServerError(Exchange ex) {
+    assertThat(ex.status())
+        .as("%s: expected no 5xx, got %s", ex.request(), ex.summary())
+        .isLessThan(500);
+  }
+
+  /** Clause 12.2: GET /plaintext still answers 200 Hello, World!. */
+  static void alive(HttpTarget server, String after) {
+    Exchange ex;
+    try {
+      ex = server.get("/plaintext");
+    } catch (AssertionError e) {
+      throw new AssertionError("after " + after + ": the server no longer answers: " + e.getMessage(), e);
+    }
+    assertThat(ex.status() == 200 && Arrays.equals(ex.body(), HELLO))
+        .as("after %s: GET /plaintext expected 200 Hello, World!, got %s", after, ex.summary())
+        .isTrue();
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

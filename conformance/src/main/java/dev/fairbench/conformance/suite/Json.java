@@ -1,0 +1,61 @@
+package dev.fairbench.conformance.suite;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/** Reads responses strictly and writes request bodies. */
+final class Json {
+  /** Strict: duplicate keys, trailing tokens and non-standard JSON in a response are errors. */
+  private static final JsonMapper STRICT = JsonMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .build();
+
+  static final int MIB = 1024 * 1024;
+
+  private Json() {}
+
+  /** The body parsed as JSON, or an exception whose message says why it is not JSON. */
+  static JsonNode parse(byte[] body) throws IOException {
+    return STRICT.readTree(body);
+  }
+
+  /** A JSON string literal for the text, escaped as a standard encoder does. */
+  static String quote(String text) {
+    try {
+      return STRICT.writeValueAsString(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode a string as JSON", e);
+    }
+  }
+
+  /** {@code {"name":<name>,"age":<ageLiteral>}} with the age written exactly as given. */
+  static String person(String name, String ageLiteral) {
+    return "{\"name\":" + quote(name) + ",\"age\":" + ageLiteral + "}";
+  }
+
+  /**
+   * A valid body ({@code name} "a", {@code age} 1) padded with an unknown key to exactly
+   * {@code size} bytes.
+   */
+  static byte[] validBodyOfSize(int size) {
+    String prefix = "{\"name\":\"a\",\"age\":1,\"pad\":\"";
+    String suffix = "\"}";
+    int padding = size - prefix.length() - suffix.length();
+    if (padding < 0) {
+      throw new IllegalArgumentException("a valid body needs at least " + (prefix.length() + suffix.length()) + " bytes");
+    }
+    byte[] body = (prefix + "x".repeat(padding) + suffix).getBytes(StandardCharsets.US_ASCII);
+    assert body.length == size;
+    return body;
+  }
+
+}

@@ -1,0 +1,62 @@
+package dev.fairbench.conformance.suite;
+
+import dev.fairbench.conformance.Severity;
+import dev.fairbench.conformance.http.Exchange;
+import dev.fairbench.conformance.http.HttpTarget;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@Order(10)
+@DisplayName("10. Routing")
+@ExtendWith(TargetExtension.class)
+class RoutingTest {
+  private final HttpTarget server;
+
+  RoutingTest(HttpTarget server) {
+    this.server = server;
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({
+      "GET, /nope",
+      "GET, /plaintext/extra",
+      "POST, /nope",
+      "GET, /users/42",
+      "GET, /jsonx"
+  })
+  @Clause("10.1")
+  @DisplayName("an unknown path answers an error response with status 404")
+  void unknownPathAnswers404(String method, String path) {
+    Expect.errorResponse(send(method, path), 404);
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({
+      "POST, /plaintext",
+      "DELETE, /json",
+      "PUT, /user/42",
+      "GET, /validate",
+      "DELETE, /validate"
+  })
+  @Clause(value = "10.2", severity = Severity.WARN)
+  @DisplayName("a known path with another method answers 405; 404 is tolerated")
+  void knownPathWithAnotherMethodAnswers405(String method, String path) {
+    Exchange ex = send(method, path);
+    if (ex.status() == 404) {
+      Expect.errorBody(ex);
+      throw new ImplementationDefined(ex.request() + ": answered 404 (tolerated); preferred: 405");
+    }
+    Expect.errorResponse(ex, 405);
+  }
+
+  private Exchange send(String method, String path) {
+    if (method.equals("POST") || method.equals("PUT")) {
+      return server.send(method, path, "application/json", "{\"name\":\"a\",\"age\":1}".getBytes(StandardCharsets.UTF_8));
+    }
+    return server.send(method, path, null, null);
+  }
+}

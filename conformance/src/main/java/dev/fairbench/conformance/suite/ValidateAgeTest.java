@@ -1,0 +1,115 @@
+package dev.fairbench.conformance.suite;
+
+import dev.fairbench.conformance.Severity;
+import dev.fairbench.conformance.http.Exchange;
+import dev.fairbench.conformance.http.HttpTarget;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Order(7)
+@DisplayName("7. POST /validate: age")
+@ExtendWith(TargetExtension.class)
+class ValidateAgeTest {
+  private final HttpTarget server;
+
+  ValidateAgeTest(HttpTarget server) {
+    this.server = server;
+  }
+
+  @Test
+  @Clause("7.1")
+  @DisplayName("a missing age answers 400")
+  void missingAgeAnswers400() {
+    Expect.status(server.postJson("{\"name\":\"a\"}"), 400);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(longs = {0, 150})
+  @Clause("7.2")
+  @DisplayName("the bounds 0 and 150 are valid")
+  void boundsAreValid(long age) {
+    Expect.accepted(server.postJson(Json.person("a", Long.toString(age))), "a", age);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"-1", "151", "1000"})
+  @Clause("7.3")
+  @DisplayName("just outside the bounds is invalid: -1 and 151 answer 400")
+  void justOutsideTheBoundsAnswers400(String age) {
+    Expect.status(server.postJson(Json.person("a", age)), 400);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"\"30\"", "\"abc\"", "\"\"", "\"30.0\""})
+  @Clause("7.4")
+  @DisplayName("a string, even a numeric one, answers 400")
+  void stringAgeAnswers400(String age) {
+    Expect.status(server.postJson(Json.person("a", age)), 400);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"true", "false"})
+  @Clause("7.5")
+  @DisplayName("a boolean answers 400")
+  void booleanAgeAnswers400(String age) {
+    Expect.status(server.postJson(Json.person("a", age)), 400);
+  }
+
+  @Test
+  @Clause("7.6")
+  @DisplayName("null answers 400")
+  void nullAgeAnswers400() {
+    Expect.status(server.postJson(Json.person("a", "null")), 400);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"[30]", "{\"value\":30}", "[]", "{}"})
+  @Clause("7.7")
+  @DisplayName("an array or an object answers 400")
+  void arrayOrObjectAgeAnswers400(String age) {
+    Expect.status(server.postJson(Json.person("a", age)), 400);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"30.5", "0.1", "149.9", "3.05e1"})
+  @Clause("7.8")
+  @DisplayName("a fraction answers 400")
+  void fractionAnswers400(String age) {
+    Expect.status(server.postJson(Json.person("a", age)), 400);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"1e400", "-1e400", "99999999999999999999", "-99999999999999999999", "18446744073709551646"})
+  @Clause("7.9")
+  @DisplayName("huge numbers answer 400, never 5xx")
+  void hugeNumberAnswers400(String age) {
+    Expect.status(server.postJson(Json.person("a", age)), 400);
+  }
+
+  @ParameterizedTest(name = "age {0} is accepted as {1}")
+  @CsvSource({"30.0, 30", "3e1, 30", "1.5e2, 150", "3E+1, 30"})
+  @Clause(value = "7.10", severity = Severity.WARN)
+  @DisplayName("an integral number written as a float is accepted as the integer; 400 is tolerated")
+  void integralFloatIsAcceptedAsTheInteger(String literal, long age) {
+    Exchange ex = server.postJson(Json.person("a", literal));
+    if (ex.status() == 400) {
+      throw new ImplementationDefined(
+          ex.request() + ": answered 400 (tolerated); preferred: 200 accepting the age as " + age);
+    }
+    Expect.accepted(ex, "a", age);
+    Expect.ageIsAJsonInteger(ex);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"151.0", "-1.0", "1.51e2", "-1e0"})
+  @Clause("7.11")
+  @DisplayName("an integral float outside the bounds answers 400")
+  void integralFloatOutsideTheBoundsAnswers400(String age) {
+    Expect.status(server.postJson(Json.person("a", age)), 400);
+  }
+}

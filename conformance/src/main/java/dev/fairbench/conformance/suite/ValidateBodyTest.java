@@ -1,0 +1,135 @@
+package dev.fairbench.conformance.suite;
+
+import dev.fairbench.conformance.http.HttpTarget;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Order(5)
+@DisplayName("5. POST /validate: the body must be a JSON object")
+@ExtendWith(TargetExtension.class)
+class ValidateBodyTest {
+  private static final int DEPTH = 100_000;
+
+  private final HttpTarget server;
+
+  ValidateBodyTest(HttpTarget server) {
+    this.server = server;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "{\"name\":\"a\",\"age\":1",
+      "{'name':'a','age':1}",
+      "{name:\"a\",age:1}",
+      "{\"name\":\"a\",\"age\":1,}",
+      "{\"name\" \"a\",\"age\":1}",
+      "{\"name\":\"a\" \"age\":1}",
+      "{\"name\":\"a\",\"age\":01}",
+      "{\"name\":\"a\",\"age\":+1}"
+  })
+  @Clause("5.1")
+  @DisplayName("malformed JSON answers 400")
+  void malformedJsonAnswers400(String body) {
+    Expect.status(server.postJson(body), 400);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "{\"name\":\"a\",\"age\":1} x",
+      "{\"name\":\"a\",\"age\":1}{\"name\":\"b\",\"age\":2}",
+      "{\"name\":\"a\",\"age\":1} 1",
+      "{\"name\":\"a\",\"age\":1}\n[]",
+      "{\"name\":\"a\",\"age\":1}}"
+  })
+  @Clause("5.2")
+  @DisplayName("trailing garbage after the value answers 400")
+  void trailingGarbageAnswers400(String body) {
+    Expect.status(server.postJson(body), 400);
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(strings = {"NaN", "Infinity", "-Infinity"})
+  @Clause("5.3")
+  @DisplayName("NaN, Infinity and -Infinity are not JSON: 400")
+  void nonFiniteNumbersAnswer400(String literal) {
+    Expect.status(server.postJson(Json.person("a", literal)), 400);
+  }
+
+  @Test
+  @Clause("5.4")
+  @DisplayName("an empty body answers 400")
+  void emptyBodyAnswers400() {
+    Expect.status(server.postValidate("application/json", new byte[0]), 400);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"null", "[]", "\"a string\"", "42", "true", "[{\"name\":\"a\",\"age\":1}]"})
+  @Clause("5.5")
+  @DisplayName("a top-level value that is not an object answers 400")
+  void topLevelNonObjectAnswers400(String body) {
+    Expect.status(server.postJson(body), 400);
+  }
+
+  static Stream<Arguments> deeplyNested() {
+    return Stream.of(
+        Arguments.of(DEPTH + " unclosed [", "[".repeat(DEPTH)),
+        Arguments.of(DEPTH + " balanced [ ]", "[".repeat(DEPTH) + "]".repeat(DEPTH)),
+        Arguments.of(DEPTH + " nested {\"a\":", "{\"a\":".repeat(DEPTH) + "1" + "}".repeat(DEPTH)),
+        Arguments.of("a valid person with " + DEPTH + " nested [ ] under an unknown key",
+            "{\"name\":\"a\",\"age\":1,\"x\":" + "[".repeat(DEPTH) + "]".repeat(DEPTH) + "}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("deeplyNested")
+  @Clause("5.6")
+  @DisplayName("deep nesting answers 400, never a crash")
+  void deepNestingAnswers400(String shape, String body) {
+    Expect.status(server.postJson(body), 400);
+    Expect.alive(server, shape);
+  }
+
+  static Stream<Arguments> invalidUtf8() {
+    return Stream.of(
+        Arguments.of("a lone 0xFF byte", new byte[] {(byte) 0xFF}),
+        Arguments.of("an overlong encoding of / (C0 AF)", new byte[] {(byte) 0xC0, (byte) 0xAF}),
+        Arguments.of("a truncated 3-byte sequence (E2 82)", new byte[] {(byte) 0xE2, (byte) 0x82}),
+        Arguments.of("an encoded surrogate (ED A0 80)", new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}),
+        Arguments.of("a stray continuation byte (80)", new byte[] {(byte) 0x80}));
+  }
+
+  @ParameterizedTest(name = "a name holding {0}")
+  @MethodSource("invalidUtf8")
+  @Clause("5.7")
+  @DisplayName("a body that is not valid UTF-8 answers 400")
+  void invalidUtf8Answers400(String what, byte[] bytes) {
+    byte[] body = concat("{\"name\":\"a", bytes, "b\",\"age\":1}");
+    Expect.status(server.postValidate("application/json", body), 400);
+  }
+
+  @ParameterizedTest(name = "a name holding the raw byte 0x{0}")
+  @ValueSource(strings = {"00", "01", "09", "0A", "0D", "1F"})
+  @Clause("5.8")
+  @DisplayName("an unescaped control character inside a JSON string answers 400")
+  void unescapedControlCharacterAnswers400(String hex) {
+    byte[] body = concat("{\"name\":\"a", new byte[] {(byte) Integer.parseInt(hex, 16)}, "b\",\"age\":1}");
+    Expect.status(server.postValidate("application/json", body), 400);
+  }
+
+  private static byte[] concat(String before, byte[] middle, String after) {
+    byte[] a = before.getBytes(StandardCharsets.UTF_8);
+    byte[] c = after.getBytes(StandardCharsets.UTF_8);
+    byte[] all = new byte[a.length + middle.length + c.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(middle, 0, all, a.length, middle.length);
+    System.arraycopy(c, 0, all, a.length + middle.length, c.length);
+    return all;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.fairbench.conformance.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fairbench.conformance.Severity;
+import dev.fairbench.conformance.http.Exchange;
+import dev.fairbench.conformance.http.HttpTarget;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Order(8)
+@DisplayName("8. POST /validate: keys and the success response")
+@ExtendWith(TargetExtension.class)
+class ValidateKeysTest {
+  private final HttpTarget server;
+
+  ValidateKeysTest(HttpTarget server) {
+    this.server = server;
+  }
+
+  @Test
+  @Clause("8.1")
+  @DisplayName("success answers 200 application/json with exactly the keys name, age, valid")
+  void successHasExactlyNameAgeValid() {
+    Exchange ex = server.postJson("{\"name\":\"Ada\",\"age\":36}");
+    Expect.status(ex, 200);
+    Expect.mediaType(ex, "application/json");
+    Expect.objectWithKeys(ex, "name", "age", "valid");
+  }
+
+  @ParameterizedTest(name = "age {0}")
+  @ValueSource(ints = {1, 30, 150})
+  @Clause("8.2")
+  @DisplayName("in the success body age is a JSON integer and valid is true")
+  void successAgeIsAnIntegerAndValidIsTrue(int age) {
+    Exchange ex = server.postJson(Json.person("Ada", Integer.toString(age)));
+    Expect.accepted(ex, "Ada", age);
+    Expect.ageIsAJsonInteger(ex);
+    JsonNode valid = Expect.jsonIn(ex, "the body").path("valid");
+    assertThat(valid.isBoolean() && valid.booleanValue())
+        .as("%s: expected \"valid\": true, got %s", ex.request(), ex.summary())
+        .isTrue();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "{\"NAME\":\"a\",\"AGE\":1}",
+      "{\"Name\":\"a\",\"age\":1}",
+      "{\"name\":\"a\",\"Age\":1}",
+      "{\"nAmE\":\"a\",\"aGe\":1}"
+  })
+  @Clause("8.3")
+  @DisplayName("keys are case-sensitive: case variants of name and age are not the fields")
+  void caseVariantKeysAreNotTheFields(String body) {
+    Expect.status(server.postJson(body), 400);
+  }
+
+  @Test
+  @Clause("8.3")
+  @DisplayName("keys are case-sensitive: {\"Name\":\"x\",\"name\":\"y\",\"age\":1} echoes \"y\"")
+  void caseVariantKeyBesideTheFieldIsIgnored() {
+    Expect.accepted(server.postJson("{\"Name\":\"x\",\"name\":\"y\",\"age\":1}"), "y", 1);
+    Expect.accepted(server.postJson("{\"name\":\"y\",\"Name\":\"x\",\"AGE\":99,\"age\":1}"), "y", 1);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "{\"name\":\"a\",\"age\":1,\"extra\":[1,{}]}",
+      "{\"valid\":false,\"name\":\"a\",\"age\":1}",
+      "{\"name\":\"a\",\"age\":1,\"id\":\"7\",\"nested\":{\"name\":\"b\",\"age\":2}}"
+  })
+  @Clause("8.4")
+  @DisplayName("unknown keys are ignored: 200 with exactly the three keys")
+  void unknownKeysAreIgnored(String body) {
+    Exchange ex = server.postJson(body);
+    Expect.accepted(ex, "a", 1);
+    JsonNode echoed = Expect.objectWithKeys(ex, "name", "age", "valid");
+    assertThat(echoed.path("valid").isBoolean() && echoed.path("valid").booleanValue())
+        .as("%s: expected \"valid\": true, got %s", ex.request(), ex.summary())
+        .isTrue();
+  }
+
+  @Test
+  @Clause(value = "8.5", severity = Severity.WARN)
+  @DisplayName("duplicate name keys: the last one wins; 400 or the first winning is tolerated")
+  void duplicateNameKeyLastOneWins() {
+    duplicate("{\"name\":\"first\",\"name\":\"last\",\"age\":1}", "first", "last", 1, 1);
+  }
+
+  @Test
+  @Clause(value = "8.5", severity = Severity.WARN)
+  @DisplayName("duplicate age keys: the last one wins; 400 or the first winning is tolerated")
+  void duplicateAgeKeyLastOneWins() {
+    duplicate("{\"name\":\"a\",\"age\":1,\"age\":2}", "a", "a", 1, 2);
+  }
+
+  private void duplicate(String body, String firstName, String lastName, long firstAge, long lastAge) {
+    Exchange ex = server.postJson(body);
+    if (ex.status() == 400) {
+      throw new ImplementationDefined(ex.request() + ": answered 400 (tolerated); preferred: the last key wins");
+    }
+    Expect.status(ex, 200);
+    JsonNode echoed = Expect.jsonIn(ex, "the body");
+    boolean firstWon = echoed.path("name").asText().equals(firstName)
+        && echoed.path("age").isNumber() && echoed.path("age").longValue() == firstAge;
+    if (firstWon && !(firstName.equals(lastName) && firstAge == lastAge)) {
+      throw new ImplementationDefined(ex.request() + ": the first key won (tolerated); preferred: the last key wins");
+    }
+    Expect.accepted(ex, lastName, lastAge);
+  }
+}

@@ -1,0 +1,459 @@
+package dev.fairbench.conformance;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A small real HTTP server implementing docs/SPEC.md correctly, unless told to deviate: each
+ * {@link Deviation} is a mistake a real entry could make (several are the seed code's known
+ * divergences), so the suite can prove it notices.
+ */
+final class FaultyServer implements AutoCloseable {
+  static final int MIB = 1024 * 1024;
+
+  enum Deviation {
+    /** FastAPI and Elysia: validation errors answer 422. */
+    VALIDATION_ERRORS_AS_422,
+    /** BlackSheep: malformed JSON, an empty body, null or [] answer 500. */
+    MALFORMED_JSON_500,
+    /** Gin's binding:"required": age 0 looks missing. */
+    REJECTS_AGE_ZERO,
+    /** Go's encoding/json: keys match case-insensitively. */
+    CASE_INSENSITIVE_KEYS,
+    /** FastAPI and Elysia: "30" is coerced to 30. */
+    COERCES_NUMERIC_STRINGS,
+    /** BlackSheep: true is an age. */
+    ACCEPTS_BOOLEAN_AGE,
+    /** Gin: the request Content-Type is not looked at. */
+    IGNORES_CONTENT_TYPE,
+    CHARSET_PARAMETER_REJECTED,
+    MEDIA_TYPE_CASE_SENSITIVE,
+    NO_BODY_LIMIT,
+    /** 413 already at exactly 1 MiB. */
+    LIMIT_AT_EXACTLY_ONE_MEBIBYTE,
+    TRIMS_NAMES,
+    TEXT_PLAIN_ERRORS,
+    STACK_TRACE_IN_ERRORS,
+    EXTRA_KEYS_IN_RESPONSES,
+    /** The age echoed as 30.0. */
+    AGE_AS_FLOAT,
+    /** 30.5 accepted (and truncated). */
+    ACCEPTS_FRACTIONS,
+    /** 1e400 and other numbers beyond 64 bits answer 500. */
+    HUGE_NUMBERS_500,
+    ACCEPTS_TRAILING_GARBAGE,
+    /** Invalid UTF-8 replaced by U+FFFD instead of rejected, as Go does. */
+    LENIENT_UTF8,
+    /** /user/42 answers "id": 42, a number. */
+    USER_ID_AS_NUMBER,
+    /** + in the path decoded as a space, as in a query string. */
+    PLUS_AS_SPACE,
+    USER_WITHOUT_ID_ROUTED,
+    NESTED_USER_PATH_ROUTED,
+    INVALID_PERCENT_ENCODING_500,
+    /** Connection: close on every response. */
+    KEEP_ALIVE_DISABLED,
+    /** Stops answering altogether when a body nests too deeply. */
+    CRASHES_ON_DEEP_NESTING,
+    /** Implementation-defined (WARN): 30.0 answers 400. */
+    INTEGRAL_FLOATS_REJECTED,
+    /** Implementation-defined (WARN): the first of duplicate keys wins. */
+    DUPLICATE_KEYS_FIRST_WINS,
+    /** Implementation-defined (WARN): duplicate keys answer 400. */
+    DUPLICATE_KEYS_REJECTED,
+    /** Implementation-defined (WARN): a known path with another method answers 404. */
+    WRONG_METHOD_404
+  }
+
+  private final Set<Deviation> deviations;
+  private final HttpServer server;
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+  private final JsonMapper mapper;
+
+  private FaultyServer(Set<Deviation> deviations) throws IOException {
+    this.deviations = deviations.isEmpty() ? EnumSet.noneOf(Deviation.class) : EnumSet.copyOf(deviations);
+    JsonMapper.Builder json = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    if (!has(Deviation.ACCEPTS_TRAILING_GARBAGE)) {
+      json.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    }
+    if (has(Deviation.DUPLICATE_KEYS_REJECTED)) {
+      json.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    }
+    this.mapper = json.build();
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    server.createContext("/", this::handle);
+    server.setExecutor(executor);
+    server.start();
+  }
+
+  static FaultyServer correct() throws IOException {
+    return new FaultyServer(Set.of());
+  }
+
+  static FaultyServer with(Deviation deviation) throws IOException {
+    return new FaultyServer(Set.of(deviation));
+  }
+
+  URI url() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  private boolean has(Deviation deviation) {
+    return deviations.contains(deviation);
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      if (has(Deviation.KEEP_ALIVE_DISABLED)) {
+        exchange.getResponseHeaders().set("Connection", "close");
+      }
+      String path = exchange.getRequestURI().getRawPath();
+      String method = exchange.getRequestMethod();
+      switch (path) {
+        case "/plaintext" -> {
+          if (allowed(exchange, method, "GET")) {
+            send(exchange, 200, "text/plain", "Hello, World!".getBytes(StandardCharsets.US_ASCII));
+          }
+        }
+        case "/json" -> {
+          if (allowed(exchange, method, "GET")) {
+            ObjectNode body = JsonNodeFactory.instance.objectNode().put("message", "Hello, World!");
+            if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
+              body.put("server", "faulty");
+            }
+            sendJson(exchange, 200, body);
+          }
+        }
+        case "/validate" -> {
+          if (allowed(exchange, method, "POST")) {
+            validate(exchange);
+          }
+        }
+        default -> {
+          if (path.startsWith("/user/")) {
+            user(exchange, method, path.substring("/user/".length()));
+          } else {
+            error(exchange, 404, "no such path: " + path);
+          }
+        }
+      }
+    }
+  }
+
+  private boolean allowed(HttpExchange exchange, String method, String expected) throws IOException {
+    if (method.equals(expected)) {
+      return true;
+    }
+    if (has(Deviation.WRONG_METHOD_404)) {
+      error(exchange, 404, "not found");
+    } else {
+      exchange.getResponseHeaders().set("Allow", expected);
+      error(exchange, 405, method + " is not allowed here; use " + expected);
+    }
+    return false;
+  }
+
+  private void user(HttpExchange exchange, String method, String segment) throws IOException {
+    boolean routed = !segment.isEmpty() && !segment.contains("/")
+        || segment.isEmpty() && has(Deviation.USER_WITHOUT_ID_ROUTED)
+        || segment.contains("/") && has(Deviation.NESTED_USER_PATH_ROUTED);
+    if (!routed) {
+      error(exchange, 404, "no such path: /user/" + segment);
+      return;
+    }
+    if (!allowed(exchange, method, "GET")) {
+      return;
+    }
+    String id = percentDecode(segment);
+    if (id == null) {
+      if (has(Deviation.INVALID_PERCENT_ENCODING_500)) {
+        send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
+      } else {
+        error(exchange, 400, "the id is not valid percent-encoded UTF-8");
+      }
+      return;
+    }
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    if (has(Deviation.USER_ID_AS_NUMBER) && id.matches("-?\\d+(\\.\\d+)?")) {
+      body.put("id", new BigDecimal(id));
+    } else {
+      body.put("id", id);
+    }
+    body.put("name", "User " + id);
+    if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
+      body.put("extra", true);
+    }
+    sendJson(exchange, 200, body);
+  }
+
+  private String percentDecode(String segment) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < segment.length(); i++) {
+      char c = segment.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= segment.length()) {
+          return null;
+        }
+        int high = Character.digit(segment.charAt(i + 1), 16);
+        int low = Character.digit(segment.charAt(i + 2), 16);
+        if (high < 0 || low < 0) {
+          return null;
+        }
+        bytes.write(high * 16 + low);
+        i += 2;
+      } else if (c == '+' && has(Deviation.PLUS_AS_SPACE)) {
+        bytes.write(' ');
+      } else {
+        bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return utf8(bytes.toByteArray(), false);
+  }
+
+  private void validate(HttpExchange exchange) throws IOException {
+    String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+    if (!has(Deviation.IGNORES_CONTENT_TYPE) && !isJson(contentType)) {
+      error(exchange, 415, "Content-Type must be application/json, got " + (contentType == null ? "none" : contentType));
+      return;
+    }
+    long limit = has(Deviation.NO_BODY_LIMIT) ? Long.MAX_VALUE
+        : has(Deviation.LIMIT_AT_EXACTLY_ONE_MEBIBYTE) ? MIB - 1 : MIB;
+    String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (declared != null && Long.parseLong(declared) > limit) {
+      error(exchange, 413, "the body is larger than 1 MiB");
+      return;
+    }
+    byte[] body = readAtMost(exchange.getRequestBody(), limit);
+    if (body == null) {
+      error(exchange, 413, "the body is larger than 1 MiB");
+      return;
+    }
+    String text = utf8(body, has(Deviation.LENIENT_UTF8));
+    if (text == null) {
+      badJson(exchange, "the body is not valid UTF-8");
+      return;
+    }
+    JsonNode json;
+    try {
+      json = has(Deviation.DUPLICATE_KEYS_FIRST_WINS) ? readFirstKeyWins(text) : mapper.readTree(text);
+    } catch (StreamConstraintsException e) {
+      if (has(Deviation.CRASHES_ON_DEEP_NESTING)) {
+        crash();
+        return;
+      }
+      badJson(exchange, "the body nests too deeply");
+      return;
+    } catch (JsonProcessingException e) {
+      badJson(exchange, "the body is not JSON: " + e.getOriginalMessage());
+      return;
+    }
+    if (json == null || !json.isObject()) {
+      badJson(exchange, "the body must be a JSON object");
+      return;
+    }
+    int invalid = has(Deviation.VALIDATION_ERRORS_AS_422) ? 422 : 400;
+
+    JsonNode name = field(json, "name");
+    if (name == null || !name.isTextual()) {
+      error(exchange, invalid, "name must be a string");
+      return;
+    }
+    String nameText = has(Deviation.TRIMS_NAMES) ? name.asText().strip() : name.asText();
+    if (nameText.isEmpty()) {
+      error(exchange, invalid, "name must not be empty");
+      return;
+    }
+
+    JsonNode age = field(json, "age");
+    if (age != null && age.isTextual() && has(Deviation.COERCES_NUMERIC_STRINGS) && age.asText().matches("-?\\d+")) {
+      age = JsonNodeFactory.instance.numberNode(new BigInteger(age.asText()));
+    }
+    if (age != null && age.isBoolean() && has(Deviation.ACCEPTS_BOOLEAN_AGE)) {
+      age = JsonNodeFactory.instance.numberNode(age.booleanValue() ? 1 : 0);
+    }
+    if (age == null || !age.isNumber()) {
+      error(exchange, invalid, "age must be an integer");
+      return;
+    }
+    BigDecimal value = age.decimalValue();
+    if (!age.isIntegralNumber()) {
+      if (has(Deviation.INTEGRAL_FLOATS_REJECTED)) {
+        error(exchange, invalid, "age must be written as an integer");
+        return;
+      }
+      if (has(Deviation.ACCEPTS_FRACTIONS)) {
+        value = value.setScale(0, RoundingMode.DOWN);
+      } else if (value.signum() != 0 && value.stripTrailingZeros().scale() > 0) {
+        error(exchange, invalid, "age must be an integer");
+        return;
+      }
+    }
+    if (has(Deviation.HUGE_NUMBERS_500) && value.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      send(exchange, 500, "text/plain", "Internal Server Error: integer overflow".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    int lowest = has(Deviation.REJECTS_AGE_ZERO) ? 1 : 0;
+    if (value.compareTo(BigDecimal.valueOf(lowest)) < 0 || value.compareTo(BigDecimal.valueOf(150)) > 0) {
+      error(exchange, invalid, "age must be between 0 and 150");
+      return;
+    }
+
+    ObjectNode result = JsonNodeFactory.instance.objectNode().put("name", nameText);
+    if (has(Deviation.AGE_AS_FLOAT)) {
+      result.put("age", value.doubleValue());
+    } else {
+      result.put("age", value.intValueExact());
+    }
+    result.put("valid", true);
+    if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
+      result.put("checked", true);
+    }
+    sendJson(exchange, 200, result);
+  }
+
+  private JsonNode field(JsonNode object, String name) {
+    if (!has(Deviation.CASE_INSENSITIVE_KEYS)) {
+      return object.get(name);
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      if (field.getKey().equalsIgnoreCase(name)) {
+        return field.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** Reads a top-level object keeping the first of duplicate keys; anything else as usual. */
+  private JsonNode readFirstKeyWins(String text) throws IOException {
+    try (JsonParser parser = mapper.createParser(text)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return mapper.readTree(text);
+      }
+      ObjectNode object = JsonNodeFactory.instance.objectNode();
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String key = parser.currentName();
+        parser.nextToken();
+        JsonNode value = mapper.readTree(parser);
+        if (!object.has(key)) {
+          object.set(key, value);
+        }
+      }
+      if (parser.nextToken() != null) {
+        throw new com.fasterxml.jackson.core.JsonParseException(parser, "trailing tokens");
+      }
+      return object;
+    }
+  }
+
+  private void badJson(HttpExchange exchange, String message) throws IOException {
+    if (has(Deviation.MALFORMED_JSON_500)) {
+      send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
+    } else {
+      error(exchange, 400, message);
+    }
+  }
+
+  private void crash() {
+    Thread.ofVirtual().start(() -> server.stop(0));
+  }
+
+  private boolean isJson(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    if (has(Deviation.CHARSET_PARAMETER_REJECTED) && contentType.contains(";")) {
+      return false;
+    }
+    String type = contentType.split(";", 2)[0].trim();
+    return has(Deviation.MEDIA_TYPE_CASE_SENSITIVE) ? type.equals("application/json") : type.equalsIgnoreCase("application/json");
+  }
+
+  /** The whole body, or null when it is longer than {@code limit}. */
+  private static byte[] readAtMost(InputStream in, long limit) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[64 * 1024];
+    for (int n = in.read(buffer); n != -1; n = in.read(buffer)) {
+      out.write(buffer, 0, n);
+      if (out.size() > limit) {
+        return null;
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static String utf8(byte[] bytes, boolean lenient) {
+    CodingErrorAction action = lenient ? CodingErrorAction.REPLACE : CodingErrorAction.REPORT;
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(action).onUnmappableCharacter(action)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  private void error(HttpExchange exchange, int status, String message) throws IOException {
+    if (has(Deviation.STACK_TRACE_IN_ERRORS) && status == 400) {
+      message += "\nTraceback (most recent call last):\n  File \"app.py\", line 12, in validate";
+    }
+    if (has(Deviation.TEXT_PLAIN_ERRORS)) {
+      send(exchange, status, "text/plain", message.getBytes(StandardCharsets.UTF_8));
+    } else {
+      sendJson(exchange, status, JsonNodeFactory.instance.objectNode().put("error", message));
+    }
+  }
+
+  private void sendJson(HttpExchange exchange, int status, JsonNode body) throws IOException {
+    send(exchange, status, "application/json", mapper.writeValueAsBytes(body));
+  }
+
+  private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FaultyServer" + (deviations.isEmpty() ? "(correct)" : deviations.toString().toLowerCase(Locale.ROOT));
+  }
+}

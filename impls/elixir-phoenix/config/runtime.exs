@@ -1,6 +1,12 @@
 import Config
 
 if config_env() == :prod do
+  # A bad setting stops the boot with one clear line instead of a boot crash dump.
+  abort = fn message ->
+    IO.puts(:stderr, "bench: " <> message)
+    System.halt(64)
+  end
+
   host = System.get_env("HOST", "0.0.0.0")
 
   ip =
@@ -11,14 +17,14 @@ if config_env() == :prod do
       {:error, _} ->
         case :inet.getaddr(String.to_charlist(host), :inet) do
           {:ok, ip} -> ip
-          {:error, reason} -> raise "HOST=#{inspect(host)} is not an IP address or a resolvable host name (#{reason})"
+          {:error, reason} -> abort.("HOST=#{host} is neither an IP address nor a resolvable host name (#{reason})")
         end
     end
 
   port =
     case Integer.parse(System.get_env("PORT", "8080")) do
       {port, ""} when port in 0..65_535 -> port
-      _ -> raise "PORT=#{inspect(System.get_env("PORT"))} is not a TCP port number"
+      _ -> abort.("PORT=#{System.get_env("PORT")} is not a TCP port number (0-65535)")
     end
 
   config :bench, BenchWeb.Endpoint,

@@ -13,6 +13,7 @@ defmodule BenchWeb.Router do
       parsers: [:json],
       json_decoder: Phoenix.json_library(),
       length: 1_048_576,
+      body_reader: {BenchWeb.BodyReader, :read_body, []},
       # Every decoded document lands under "_json", so the controller can tell
       # an object from `[]`, `null` or `42`.
       nest_all_json: true

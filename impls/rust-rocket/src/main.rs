@@ -1,0 +1,209 @@
+#[macro_use]
+extern crate rocket;
+
+use std::fmt;
+use std::io;
+use std::marker::PhantomData;
+use std::process::ExitCode;
+
+use rocket::config::{Config, LogLevel};
+use rocket::figment::providers::{Env, Serialized};
+use rocket::figment::Figment;
+use rocket::http::{ContentType, Status};
+use rocket::response::status::Custom;
+use rocket::serde::json::{self, json, Json, Value};
+use rocket::serde::de::value::MapAccessDeserializer;
+use rocket::serde::de::{MapAccess, Visitor};
+use rocket::serde::{Deserialize, Deserializer, Serialize};
+use rocket::{Build, Request, Rocket};
+
+#[derive(Serialize)]
+#[serde(crate = "rocket::serde")]
+struct Message {
+    message: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(crate = "rocket::serde")]
+struct User<'r> {
+    id: &'r str,
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(crate = "rocket::serde")]
+struct UserInput {
+    name: String,
+    age: u8,
+}
+
+/// A `T` that must be written as a JSON object: a derived `Deserialize` also accepts a struct
+/// written as an array of its fields (`["Alice", 30]`), which the contract rejects.
+struct Object<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+
+        deserializer.deserialize_map(ObjectVisitor(PhantomData)).map(Object)
+    }
+}
+
+#[derive(Serialize)]
+#[serde(crate = "rocket::serde")]
+struct ValidUser {
+    name: String,
+    age: u8,
+    valid: bool,
+}
+
+type ApiError = Custom<Value>;
+
+fn api_error(status: Status, message: impl Into<String>) -> ApiError {
+    Custom(status, json!({ "error": message.into() }))
+}
+
+#[get("/plaintext")]
+fn plaintext() -> &'static str {
+    "Hello, World!"
+}
+
+#[get("/json")]
+fn hello_json() -> Json<Message> {
+    Json(Message { message: "Hello, World!" })
+}
+
+#[get("/user/<id>")]
+fn user(id: &str) -> Json<User<'_>> {
+    Json(User { id, name: format!("User {id}") })
+}
+
+/// Taking the guard's `Result` instead of letting it fail lets the contract's statuses be
+/// chosen here: Rocket's `Json` guard would answer 422 to well-formed JSON of the wrong shape.
+#[post("/validate", format = "json", data = "<input>")]
+fn validate(
+    input: Result<Json<Object<UserInput>>, json::Error<'_>>,
+) -> Result<Json<ValidUser>, ApiError> {
+    let UserInput { name, age } = match input {
+        Ok(Json(Object(input))) => input,
+        Err(json::Error::Io(e)) if e.kind() == io::ErrorKind::UnexpectedEof => {
+            return Err(api_error(Status::PayloadTooLarge, "request body is larger than 1 MiB"));
+        }
+        Err(json::Error::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+            return Err(api_error(Status::BadRequest, "request body is not valid UTF-8"));
+        }
+        Err(json::Error::Io(e)) => {
+            return Err(api_error(Status::BadRequest, format!("could not read request body: {e}")));
+        }
+        Err(json::Error::Parse(_, e)) => {
+            return Err(api_error(Status::BadRequest, format!("invalid JSON body: {e}")));
+        }
+    };
+    if name.is_empty() {
+        return Err(api_error(Status::BadRequest, "name must not be empty"));
+    }
+    if age > 150 {
+        return Err(api_error(Status::BadRequest, "age must be between 0 and 150"));
+    }
+    Ok(Json(ValidUser { name, age, valid: true }))
+}
+
+/// Ranked after `validate`: reached only when the request's Content-Type is not JSON.
+#[post("/validate", rank = 2)]
+fn validate_unsupported_media_type(content_type: Option<&ContentType>) -> ApiError {
+    let message = match content_type {
+        Some(ct) => format!("Content-Type must be application/json, not {ct}"),
+        None => "Content-Type must be application/json".to_string(),
+    };
+    api_error(Status::UnsupportedMediaType, message)
+}
+
+#[catch(404)]
+fn not_found(req: &Request<'_>) -> ApiError {
+    api_error(Status::NotFound, format!("no route for {} {}", req.method(), req.uri().path()))
+}
+
+/// Rocket answers a failing parameter guard by forwarding with 422; for this API that is a
+/// malformed request.
+#[catch(422)]
+fn unprocessable() -> ApiError {
+    api_error(Status::BadRequest, "malformed request")
+}
+
+#[catch(default)]
+fn default_catcher(status: Status, _req: &Request<'_>) -> ApiError {
+    api_error(status, status.reason_lossy())
+}
+
+/// Rocket's own figment (defaults, `Rocket.toml`, `ROCKET_*`) with the contract's defaults and
+/// its `HOST`, `PORT` and `WORKERS` variables on top. A `(key, value)` tuple is a global
+/// override in figment, so only `log_level` is one.
+fn figment() -> Figment {
+    Config::figment()
+        .merge(Serialized::default("address", "0.0.0.0"))
+        .merge(Serialized::default("port", 8080))
+        .merge(Serialized::default("workers", 1))
+        .merge(
+            Env::raw()
+                .only(&["HOST", "PORT", "WORKERS"])
+                .map(|key| if key == "host" { "address".into() } else { key.into() }),
+        )
+        .merge(("log_level", LogLevel::Off))
+}
+
+fn app(figment: Figment) -> Rocket<Build> {
+    rocket::custom(figment)
+        .mount("/", routes![plaintext, hello_json, user, validate, validate_unsupported_media_type])
+        .register("/", catchers![not_found, unprocessable, default_catcher])
+}
+
+fn main() -> ExitCode {
+    let figment = figment();
+    let config: Config = match figment.extract() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("invalid configuration: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if config.workers == 0 {
+        eprintln!("invalid configuration: WORKERS must be at least 1");
+        return ExitCode::FAILURE;
+    }
+
+    // `#[launch]` sizes its runtime from Rocket's own figment only, which would ignore WORKERS;
+    // building the runtime here gives it exactly `config.workers` worker threads.
+    let runtime = rocket::tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(config.workers)
+        .max_blocking_threads(config.max_blocking)
+        .thread_name("rocket-worker-thread")
+        .enable_all()
+        .build();
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    match runtime.block_on(app(figment).launch()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("server on {}:{} failed: {e}", config.address, config.port);
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.fairbench.orchestrator.report;
+
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.ConformanceSummary;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Per entry, everything a fairness reviewer needs beside the numbers: limits applied and observed,
+ * versions, production-mode facts, departures from idiom, conformance WARNs and run-quality doubts.
+ */
+public record FairnessReview(Environment environment, List<EntryReview> entries) {
+
+  public record EntryReview(
+      String id,
+      String framework,
+      String status,
+      String reason,
+      Map<String, String> versions,
+      String limitsApplied,
+      String workersObserved,
+      boolean workersMatch,
+      List<String> production,
+      List<String> departures,
+      String conformance,
+      List<String> warnings,
+      List<String> runQuality) {}
+
+  public static FairnessReview of(ResultsDocument results, Map<String, EntryFacts> facts) {
+    Environment env = results.environment();
+    List<EntryReview> reviews = new ArrayList<>();
+    for (EntryResult entry : results.entries()) {
+      EntryFacts fact = facts.getOrDefault(entry.id(), new EntryFacts("", List.of(), List.of()));
+      WorkerObservation seen = entry.cells().stream().map(CellResult::workers)
+          .filter(w -> w != null).findFirst().orElse(null);
+      List<String> runQuality = new ArrayList<>();
+      for (CellResult cell : entry.cells()) {
+        for (Doubts.Doubt doubt : Doubts.of(cell, env)) {
+          runQuality.add(cell.endpoint() + ": " + doubt.text());
+        }
+      }
+      ConformanceSummary conformance = entry.conformance();
+      reviews.add(new EntryReview(
+          entry.id(),
+          entry.framework(),
+          entry.status().wireName(),
+          entry.reason() == null ? "" : entry.reason(),
+          new LinkedHashMap<>(entry.versions()),
+          limitsApplied(env),
+          seen == null ? "not observed (no cell was measured)" : describe(seen),
+          seen != null && seen.matches(),
+          fact.production(),
+          fact.departures(),
+          conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)",
+              conformance.verdict(), conformance.pass(), conformance.warn(), conformance.fail()),
+          conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
+          runQuality));
+    }
+    return new FairnessReview(env, reviews);
+  }
+
+  static String limitsApplied(Environment env) {
+    if (env == null || env.limits() == null) {
+      return "unknown";
+    }
+    Environment.LimitsRecord limits = env.limits();
+    return String.format(Locale.ROOT, "server CPUs %s, client CPUs %s, memory %d MiB, WORKERS=%d, enforced by %s, %s runtime",
+        limits.serverCpus(), limits.clientCpus(), limits.memoryBytes() >> 20, limits.workers(),
+        env.limitsMode(), env.runtime());
+  }
+
+  static String describe(WorkerObservation w) {
+    return String.format(Locale.ROOT,
+        "%d %s busy under load for WORKERS=%d (model %s; %d process(es), %d holding the listening socket, %d thread(s))",
+        w.observed(), "processes".equals(w.model()) ? "process(es)" : "thread(s)", w.requested(), w.model(),
+        w.processes(), w.listeningProcesses(), w.threads());
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a == null ? List.of() : a);
+    if (b != null) all.addAll(b);
+    return all;
+  }
+
+  public String toMarkdown() {
+    StringBuilder md = new StringBuilder("# Fairness review\n\n");
+    if (environment != null) {
+      md.append("Limits every server got: ").append(limitsApplied(environment)).append(".  \n");
+      md.append("Machine: ").append(environment.cpuModel()).append(", ").append(environment.cores())
+          .append(" cores, kernel ").append(environment.kernel()).append(", cgroup ").append(environment.cgroupVersion())
+          .append(". Commit ").append(environment.gitCommit()).append(environment.gitDirty() ? " (with uncommitted changes)" : "")
+          .append(".\n\n");
+    }
+    for (EntryReview e : entries) {
+      md.append("## ").append(e.id()).append(" — ").append(e.framework()).append("\n\n");
+      md.append("- Status: ").append(e.status()).append(e.reason().isBlank() ? "" : " — " + e.reason()).append('\n');
+      md.append("- Versions: ");
+      md.append(String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList())).append('\n');
+      md.append("- Limits applied: ").append(e.limitsApplied()).append('\n');
+      md.append("- Workers observed: ").append(e.workersObserved())
+          .append(e.workersMatch() ? " — matches" : " — **does not match, or not observed**").append('\n');
+      md.append("- Production mode: ").append(e.production().isEmpty() ? "(the manifest states nothing)" : String.join("; ", e.production())).append('\n');
+      md.append("- Departures from idiom: ").append(e.departures().isEmpty() ? "none stated" : "").append('\n');
+      e.departures().forEach(d -> md.append("  - ").append(d).append('\n'));
+      md.append("- Conformance: ").append(e.conformance()).append('\n');
+      e.warnings().forEach(w -> md.append("  - ").append(w).append('\n'));
+      md.append("- Run quality: ").append(e.runQuality().isEmpty() ? "no doubt: every cell is trustworthy" : "").append('\n');
+      e.runQuality().forEach(q -> md.append("  - ").append(q).append('\n'));
+      md.append('\n');
+    }
+    return md.toString();
+  }
+}

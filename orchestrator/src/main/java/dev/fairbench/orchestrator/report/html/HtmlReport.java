@@ -1,0 +1,251 @@
+package dev.fairbench.orchestrator.report.html;
+
+import dev.fairbench.orchestrator.report.Doubts;
+import dev.fairbench.orchestrator.report.FairnessReview;
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.CellStats;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One self-contained HTML file (inline CSS and SVG, no script, no network) with the charts, the
+ * marks that say which cells can be trusted, the conformance verdicts, the fairness review and the
+ * environment a run was made in.
+ */
+public final class HtmlReport {
+  private HtmlReport() {}
+
+  public static String render(ResultsDocument results, FairnessReview review) {
+    Environment env = results.environment();
+    StringBuilder h = new StringBuilder(64 * 1024);
+    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+        .append("<title>fairbench report").append(env == null ? "" : " — " + Html.esc(env.timestamp())).append("</title>")
+        .append("<style>").append(CSS).append("</style></head><body>\n");
+    h.append("<h1>fairbench report</h1>\n");
+    if (env != null) {
+      h.append("<p class=\"lede\">Measured ").append(Html.esc(env.timestamp())).append(" on ")
+          .append(Html.esc(env.cpuModel())).append(" (").append(env.cores()).append(" cores). ")
+          .append(Html.esc(FairnessReviewText.limits(env))).append("</p>\n");
+    }
+    h.append("<p class=\"legend\">How to read: bars are the median of the measured runs, whiskers span the slowest to the fastest run. ")
+        .append("A cell is <span class=\"badge trusted\">trustworthy</span> when nothing below casts doubt on it; otherwise its marks say why: ")
+        .append("<span class=\"badge client-bound\">client-bound</span> (the load generator was the limit: read CPU-µs/request), ")
+        .append("<span class=\"badge invalid\">invalid</span> (over 0.1% errors), <span class=\"badge noisy\">noisy</span> (CV over 5%), ")
+        .append("<span class=\"badge unavailable\">unavailable</span> (not measured, with the reason).</p>\n");
+
+    trustTable(h, results, env);
+    List<String> endpoints = endpoints(results);
+    for (String endpoint : endpoints) {
+      h.append("<section class=\"endpoint\" data-endpoint=\"").append(Html.esc(endpoint)).append("\"><h2>")
+          .append(Html.esc(endpoint)).append("</h2>\n");
+      h.append(chart(results, endpoint, "rps", "Requests per second", "req/s", true, s -> s.medianRequestsPerSecond(), true));
+      h.append(chart(results, endpoint, "cpu", "Server CPU per request", "CPU-µs/request", false, CellStats::cpuMicrosPerRequest, false));
+      h.append(chart(results, endpoint, "p50", "Latency p50", "µs", false, s -> (double) s.p50Micros(), false));
+      h.append(chart(results, endpoint, "p99", "Latency p99", "µs", false, s -> (double) s.p99Micros(), false));
+      h.append(chart(results, endpoint, "rss", "Peak RSS", "MiB", false, s -> s.peakRssBytes() / 1048576.0, false));
+      h.append("</section>\n");
+    }
+    conformance(h, results);
+    fairness(h, review);
+    environment(h, env);
+    h.append("</body></html>\n");
+    return h.toString();
+  }
+
+  private interface Metric {
+    double of(CellStats stats);
+  }
+
+  private static String chart(ResultsDocument results, String endpoint, String kind, String title, String unit,
+      boolean higherIsBetter, Metric metric, boolean withWhiskers) {
+    BarChart chart = new BarChart("chart-" + kind + "-" + slug(endpoint), title, unit, higherIsBetter);
+    for (EntryResult entry : results.entries()) {
+      Optional<CellResult> cell = entry.cells().stream().filter(c -> c.endpoint().equals(endpoint)).findFirst();
+      if (cell.isEmpty() || cell.get().stats() == null || !CellResult.MEASURED.equals(cell.get().status())) {
+        String reason = cell.map(c -> c.reason()).filter(r -> r != null && !r.isBlank())
+            .orElse(entry.reason() == null || entry.reason().isBlank() ? entry.status().wireName() : entry.reason());
+        chart.add(new BarChart.Bar(entry.id(), null, null, null, List.of(BarChart.Mark.UNAVAILABLE),
+            entry.status().wireName() + ": " + reason));
+        continue;
+      }
+      CellStats s = cell.get().stats();
+      List<BarChart.Mark> marks = new ArrayList<>();
+      if (s.clientBound()) marks.add(BarChart.Mark.CLIENT_BOUND);
+      if (s.invalid()) marks.add(BarChart.Mark.INVALID);
+      if (s.cv() > Doubts.NOISY_CV) marks.add(BarChart.Mark.NOISY);
+      double value = metric.of(s);
+      chart.add(new BarChart.Bar(entry.id(), Double.isFinite(value) ? value : null,
+          withWhiskers ? s.minRequestsPerSecond() : null, withWhiskers ? s.maxRequestsPerSecond() : null, marks,
+          Double.isFinite(value) ? null : "not computable"));
+    }
+    return "<figure class=\"chart-box " + kind + "\">" + chart.toSvg() + "</figure>\n";
+  }
+
+  private static void trustTable(StringBuilder h, ResultsDocument results, Environment env) {
+    List<String> endpoints = endpoints(results);
+    h.append("<section id=\"trust\"><h2>Which cells can be trusted</h2><table class=\"trust\"><thead><tr><th>entry</th>");
+    endpoints.forEach(e -> h.append("<th>").append(Html.esc(e)).append("</th>"));
+    h.append("</tr></thead><tbody>\n");
+    for (EntryResult entry : results.entries()) {
+      h.append("<tr><th>").append(Html.esc(entry.id())).append("</th>");
+      for (String endpoint : endpoints) {
+        Optional<CellResult> cell = entry.cells().stream().filter(c -> c.endpoint().equals(endpoint)).findFirst();
+        if (cell.isEmpty()) {
+          String why = entry.status().wireName() + (entry.reason() == null || entry.reason().isBlank() ? "" : ": " + entry.reason());
+          h.append("<td class=\"cell unavailable\" title=\"").append(Html.esc(why)).append("\"><span class=\"badge unavailable\">")
+              .append(Html.esc(entry.status().wireName())).append("</span><div class=\"why\">").append(Html.esc(why)).append("</div></td>");
+          continue;
+        }
+        List<Doubts.Doubt> doubts = Doubts.of(cell.get(), env);
+        if (doubts.isEmpty()) {
+          h.append("<td class=\"cell trusted\"><span class=\"badge trusted\">trustworthy</span> ")
+              .append(Html.esc(BarChart.format(cell.get().stats().medianRequestsPerSecond()))).append(" req/s</td>");
+        } else {
+          Set<String> classes = new LinkedHashSet<>();
+          for (Doubts.Doubt doubt : doubts) classes.add(doubt.kind());
+          h.append("<td class=\"cell doubtful ").append(Html.esc(String.join(" ", classes))).append("\">");
+          classes.forEach(c -> h.append("<span class=\"badge ").append(Html.esc(c)).append("\">").append(Html.esc(c)).append("</span> "));
+          if (cell.get().stats() != null) {
+            h.append(Html.esc(BarChart.format(cell.get().stats().medianRequestsPerSecond()))).append(" req/s");
+          }
+          h.append("<ul class=\"why\">");
+          doubts.forEach(d -> h.append("<li>").append(Html.esc(d.text())).append("</li>"));
+          h.append("</ul></td>");
+        }
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table></section>\n");
+  }
+
+  private static void conformance(StringBuilder h, ResultsDocument results) {
+    h.append("<section id=\"conformance\"><h2>Conformance</h2><table><thead><tr><th>entry</th><th>verdict</th><th>clauses</th><th>WARN and FAIL</th></tr></thead><tbody>\n");
+    for (EntryResult entry : results.entries()) {
+      var c = entry.conformance();
+      h.append("<tr class=\"conformance-row\" data-entry=\"").append(Html.esc(entry.id())).append("\"><th>").append(Html.esc(entry.id())).append("</th>");
+      if (c == null) {
+        h.append("<td><span class=\"badge unavailable\">not run</span></td><td></td><td>")
+            .append(Html.esc(entry.status().wireName() + (entry.reason() == null ? "" : ": " + entry.reason()))).append("</td></tr>\n");
+        continue;
+      }
+      h.append("<td><span class=\"badge verdict-").append(Html.esc(c.verdict().toLowerCase(Locale.ROOT))).append("\">")
+          .append(Html.esc(c.verdict())).append("</span></td><td>").append(c.pass()).append(" PASS, ").append(c.warn())
+          .append(" WARN, ").append(c.fail()).append(" FAIL</td><td><ul>");
+      if (c.warned() != null) c.warned().forEach(w -> h.append("<li class=\"warn\">WARN ").append(Html.esc(w)).append("</li>"));
+      if (c.failed() != null) c.failed().forEach(f -> h.append("<li class=\"fail\">FAIL ").append(Html.esc(f)).append("</li>"));
+      h.append("</ul></td></tr>\n");
+    }
+    h.append("</tbody></table></section>\n");
+  }
+
+  private static void fairness(StringBuilder h, FairnessReview review) {
+    h.append("<section id=\"fairness\"><h2>Fairness review</h2>\n");
+    for (FairnessReview.EntryReview e : review.entries()) {
+      h.append("<article class=\"review\" data-entry=\"").append(Html.esc(e.id())).append("\"><h3>").append(Html.esc(e.id()))
+          .append(" — ").append(Html.esc(e.framework())).append("</h3><dl>");
+      dd(h, "Status", e.status() + (e.reason().isBlank() ? "" : " — " + e.reason()));
+      dd(h, "Versions", String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList()));
+      dd(h, "Limits applied", e.limitsApplied());
+      h.append("<dt>Workers observed</dt><dd class=\"").append(e.workersMatch() ? "ok" : "mismatch").append("\">")
+          .append(Html.esc(e.workersObserved())).append(e.workersMatch() ? "" : " <span class=\"badge invalid\">does not match, or not observed</span>").append("</dd>");
+      list(h, "Production mode", e.production(), "the manifest states nothing");
+      list(h, "Departures from idiom", e.departures(), "none stated");
+      dd(h, "Conformance", e.conformance());
+      list(h, "Conformance WARN/FAIL", e.warnings(), "none");
+      list(h, "Run quality", e.runQuality(), "no doubt: every cell is trustworthy");
+      h.append("</dl></article>\n");
+    }
+    h.append("</section>\n");
+  }
+
+  private static void environment(StringBuilder h, Environment env) {
+    h.append("<section id=\"environment\"><h2>Environment and limits</h2>");
+    if (env == null) {
+      h.append("<p>The results file holds no environment.</p></section>");
+      return;
+    }
+    h.append("<dl>");
+    dd(h, "Timestamp", String.valueOf(env.timestamp()));
+    dd(h, "Machine", env.cpuModel() + ", " + env.cores() + " cores, kernel " + env.kernel() + ", host " + env.hostname());
+    dd(h, "cgroup", env.cgroupVersion() + "; limits enforced by " + env.limitsMode() + (env.limitsNote() == null || env.limitsNote().isBlank() ? "" : " (" + env.limitsNote() + ")"));
+    dd(h, "Limits", FairnessReviewText.limits(env));
+    if (env.load() != null) {
+      var l = env.load();
+      dd(h, "Load", String.format(Locale.ROOT, "%s: %d run(s) of %.0f s after %.0f s of warm-up, %d connections, %d thread(s)%s",
+          env.loadGenerator(), l.runs(), l.durationSeconds(), l.warmupSeconds(), l.connections(), l.threads(),
+          l.clientCeilingRequestsPerSecond() > 0 ? String.format(Locale.ROOT, ", client ceiling %.0f req/s", l.clientCeilingRequestsPerSecond()) : ""));
+    }
+    dd(h, "Runtime", env.runtime());
+    dd(h, "Java (orchestrator)", env.javaVersion());
+    dd(h, "Commit", env.gitCommit() + (env.gitDirty() ? " (with uncommitted changes)" : ""));
+    h.append("</dl></section>\n");
+  }
+
+  private static void dd(StringBuilder h, String term, String value) {
+    h.append("<dt>").append(Html.esc(term)).append("</dt><dd>").append(Html.esc(value)).append("</dd>");
+  }
+
+  private static void list(StringBuilder h, String term, List<String> items, String none) {
+    h.append("<dt>").append(Html.esc(term)).append("</dt><dd>");
+    if (items == null || items.isEmpty()) {
+      h.append(Html.esc(none));
+    } else {
+      h.append("<ul>");
+      items.forEach(i -> h.append("<li>").append(Html.esc(i)).append("</li>"));
+      h.append("</ul>");
+    }
+    h.append("</dd>");
+  }
+
+  static List<String> endpoints(ResultsDocument results) {
+    Set<String> endpoints = new LinkedHashSet<>();
+    if (results.environment() != null && results.environment().endpoints() != null) {
+      endpoints.addAll(results.environment().endpoints());
+    }
+    results.entries().forEach(e -> e.cells().forEach(c -> endpoints.add(c.endpoint())));
+    return new ArrayList<>(endpoints);
+  }
+
+  private static String slug(String s) {
+    return s.replaceAll("[^A-Za-z0-9]+", "-").replaceAll("^-|-$", "").toLowerCase(Locale.ROOT);
+  }
+
+  /** Shared wording with the fairness review. */
+  private static final class FairnessReviewText {
+    static String limits(Environment env) {
+      if (env.limits() == null) return "Limits unknown.";
+      var l = env.limits();
+      return String.format(Locale.ROOT, "Every server: CPUs %s, %d MiB, WORKERS=%d (%s, %s runtime); load client on CPUs %s.",
+          l.serverCpus(), l.memoryBytes() >> 20, l.workers(), env.limitsMode(), env.runtime(), l.clientCpus());
+    }
+  }
+
+  private static final String CSS = """
+      body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;color:#1d2330;padding:0 1rem}
+      h1{margin-bottom:.2rem} h2{border-bottom:1px solid #d8dce4;padding-bottom:.2rem;margin-top:2rem}
+      .lede{color:#4a5264} .legend{background:#f5f7fa;padding:.6rem .8rem;border-radius:6px}
+      table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{border:1px solid #d8dce4;padding:.35rem .5rem;text-align:left;vertical-align:top}
+      thead th{background:#f0f2f6}
+      .badge{display:inline-block;border-radius:4px;padding:0 .35rem;font-size:12px;font-weight:600;color:#fff;background:#6b7280}
+      .badge.trusted,.badge.verdict-pass{background:#15803d} .badge.client-bound{background:#b45309} .badge.invalid,.badge.verdict-fail,.badge.not-measured{background:#b91c1c}
+      .badge.noisy,.badge.verdict-warn{background:#a16207} .badge.unavailable,.badge.few-runs{background:#6b7280} .badge.workers,.badge.memory{background:#7c3aed}
+      .cell .why{margin:.2rem 0 0 1rem;padding:0;font-size:12px;color:#4a5264}
+      td.cell.trusted{background:#f0fdf4} td.cell.doubtful{background:#fffbeb} td.cell.unavailable{background:#f3f4f6}
+      .chart-box{margin:.6rem 0} svg.chart text{font:12px system-ui,sans-serif;fill:#1d2330} svg.chart .chart-title{font-weight:600;font-size:13px}
+      svg.chart .unit{font-weight:400;fill:#4a5264} svg.chart rect.bar{fill:#3b6fd8}
+      svg.chart .client-bound rect.bar{fill:#d97706} svg.chart .invalid rect.bar{fill:#dc2626} svg.chart .noisy rect.bar{fill:#ca8a04}
+      svg.chart rect.bar.missing{fill:#e5e7eb} svg.chart text.missing{fill:#4a5264;font-style:italic}
+      svg.chart .whisker{stroke:#111827;stroke-width:1.5;fill:none}
+      dl{display:grid;grid-template-columns:12rem 1fr;gap:.25rem .8rem} dt{font-weight:600;color:#4a5264} dd{margin:0} dd ul{margin:0;padding-left:1.1rem}
+      dd.mismatch{color:#b91c1c} li.fail{color:#b91c1c} li.warn{color:#a16207}
+      .review{border:1px solid #d8dce4;border-radius:6px;padding:.2rem 1rem .8rem;margin:.8rem 0}
+      """;
+}

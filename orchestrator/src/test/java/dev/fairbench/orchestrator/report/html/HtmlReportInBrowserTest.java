@@ -1,0 +1,112 @@
+package dev.fairbench.orchestrator.report.html;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.report.EntryFacts;
+import dev.fairbench.orchestrator.report.FairnessReview;
+import dev.fairbench.orchestrator.report.ResultsFixtures;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Renders a report with every kind of cell, opens it in a real headless Chromium (Debian's, which
+ * scripts/setup installs), and asserts on the DOM the browser built. Also leaves a screenshot in
+ * orchestrator/target/browser/report.png.
+ */
+class HtmlReportInBrowserTest {
+  private static final Path OUT = Path.of("target", "browser").toAbsolutePath();
+  private static Document dom;
+
+  @BeforeAll
+  static void renderAndOpenInChromium() throws Exception {
+    ResultsDocument results = ResultsFixtures.mixed();
+    FairnessReview review = FairnessReview.of(results, Map.of(
+        "steady-entry", new EntryFacts("", List.of("release build"), List.of("explicit key check"))));
+    Files.createDirectories(OUT);
+    Path html = OUT.resolve("report.html");
+    Files.writeString(html, HtmlReport.render(results, review), StandardCharsets.UTF_8);
+    dom = Jsoup.parse(chromium(html, "--dump-dom"), html.toUri().toString());
+    chromium(html, "--screenshot=" + OUT.resolve("report.png"), "--window-size=1200,2400");
+  }
+
+  private static String chromium(Path page, String... args) throws IOException, InterruptedException {
+    String binary = System.getenv().getOrDefault("FAIRBENCH_CHROMIUM", "/usr/bin/chromium");
+    assertThat(Path.of(binary)).as("Chromium is needed for this test: run scripts/setup (Debian package chromium)").exists();
+    Path profile = Files.createTempDirectory("fairbench-chromium-");
+    List<String> command = new ArrayList<>(List.of(binary, "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile));
+    command.addAll(List.of(args));
+    command.add(page.toUri().toString());
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished within 60 s").isTrue();
+    assertThat(p.exitValue()).as("chromium exit code").isZero();
+    return out;
+  }
+
+  @Test
+  void everyEndpointHasChartsForThroughputCpuLatencyAndMemory() {
+    assertThat(dom.select("section.endpoint")).hasSize(2);
+    for (String kind : List.of("rps", "cpu", "p50", "p99", "rss")) {
+      assertThat(dom.select("svg.chart[id^=chart-" + kind + "-]")).as(kind + " charts").hasSize(2);
+    }
+    assertThat(dom.select("svg#chart-rps-plaintext g.bar-row")).hasSize(3);
+  }
+
+  @Test
+  void throughputBarsCarryMinToMaxWhiskers() {
+    assertThat(dom.select("svg#chart-rps-plaintext path.whisker")).hasSize(2);
+  }
+
+  @Test
+  void clientBoundInvalidAndUnavailableCellsAreVisiblyMarked() {
+    assertThat(dom.select("svg#chart-rps-plaintext g.client-bound[data-label=fast-entry]")).hasSize(1);
+    assertThat(dom.select("svg#chart-rps-json g.invalid[data-label=fast-entry]")).hasSize(1);
+    assertThat(dom.select("svg#chart-rps-json g.unavailable[data-label=absent-entry] text.missing").text())
+        .contains("hex.pm is unreachable");
+    assertThat(dom.select("table.trust td.cell.trusted")).hasSize(2);
+    assertThat(dom.select("table.trust td.cell.doubtful .badge.client-bound")).hasSize(1);
+    assertThat(dom.select("table.trust td.cell.doubtful .badge.invalid")).hasSize(1);
+    assertThat(dom.select("table.trust td.cell.unavailable")).hasSize(2);
+  }
+
+  @Test
+  void conformanceVerdictsListEachWarn() {
+    assertThat(dom.select("#conformance tr.conformance-row")).hasSize(3);
+    assertThat(dom.select("#conformance li.warn").text()).contains("7.10");
+  }
+
+  @Test
+  void theFairnessReviewAndEnvironmentAreInThePage() {
+    assertThat(dom.select("#fairness article.review")).hasSize(3);
+    assertThat(dom.select("#fairness article[data-entry=steady-entry]").text())
+        .contains("release build").contains("explicit key check");
+    assertThat(dom.select("#environment").text()).contains("cgroup-v1").contains("Test CPU").contains("0123abcd");
+  }
+
+  @Test
+  void thePageNeedsNoNetwork() {
+    assertThat(dom.select("script, link, img, iframe, object, [src]")).isEmpty();
+    assertThat(dom.select("[href]")).allSatisfy(a -> assertThat(a.attr("href")).startsWith("#"));
+    assertThat(dom.select("style").html()).doesNotContain("url(").doesNotContain("@import");
+  }
+
+  @Test
+  void aScreenshotIsWritten() throws IOException {
+    byte[] png = Files.readAllBytes(OUT.resolve("report.png"));
+    assertThat(png.length).isGreaterThan(10_000);
+    assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+  }
+}

@@ -3,11 +3,13 @@ import { Elysia, status, t } from 'elysia'
 
 const HELLO = 'Hello, World!'
 const MAX_BODY_BYTES = 1024 * 1024
+// JSON.parse has no depth limit; the contract wants deep nesting refused (as Jackson does at 1000).
+const MAX_JSON_DEPTH = 1000
 
 // Thrown by the body parser; Elysia wraps it in its ParseError, onError unwraps it.
 class RequestRejected extends Error {
 	constructor(
-		readonly status: 413 | 415,
+		readonly status: 400 | 413 | 415,
 		message: string
 	) {
 		super(message)
@@ -36,6 +38,14 @@ async function readBody(request: Request): Promise<Uint8Array> {
 	return Buffer.concat(chunks)
 }
 
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+	if (typeof value !== 'object' || value === null) return false
+	if (limit === 0) return true
+	for (const child of Array.isArray(value) ? value : Object.values(value))
+		if (nestsDeeperThan(child, limit - 1)) return true
+	return false
+}
+
 const tooLarge = () =>
 	new RequestRejected(413, `request body exceeds ${MAX_BODY_BYTES} bytes`)
 
@@ -53,7 +63,10 @@ export const app = new Elysia()
 		if (mediaType?.trim().toLowerCase() !== 'application/json')
 			throw new RequestRejected(415, 'Content-Type must be application/json')
 
-		return JSON.parse(utf8.decode(await readBody(request)))
+		const body: unknown = JSON.parse(utf8.decode(await readBody(request)))
+		if (nestsDeeperThan(body, MAX_JSON_DEPTH))
+			throw new RequestRejected(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+		return body
 	})
 	.onError(({ code, error }) => {
 		switch (code) {

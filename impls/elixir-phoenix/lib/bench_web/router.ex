@@ -11,7 +11,7 @@ defmodule BenchWeb.Router do
 
     plug Plug.Parsers,
       parsers: [:json],
-      json_decoder: Phoenix.json_library(),
+      json_decoder: BenchWeb.JSON,
       length: 1_048_576,
       body_reader: {BenchWeb.BodyReader, :read_body, []},
       # Every decoded document lands under "_json", so the controller can tell

@@ -26,6 +26,9 @@ defmodule BenchWeb.ErrorJSON do
   defp message(%Plug.Parsers.ParseError{exception: %Jason.DecodeError{} = error}),
     do: "the request body is not valid JSON: " <> Exception.message(error)
 
+  defp message(%Plug.Parsers.ParseError{exception: %BenchWeb.JSON.NestingTooDeepError{} = error}),
+    do: "the request body is refused: " <> Exception.message(error)
+
   defp message(%Plug.Parsers.ParseError{}), do: "the request body is not valid JSON"
 
   defp message(%{plug_status: status} = exception) when status in 400..499,

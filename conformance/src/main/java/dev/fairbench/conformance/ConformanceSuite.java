@@ -48,23 +48,8 @@ public final class ConformanceSuite {
     requireHttpUrl(baseUrl);
     checkReachable(baseUrl);
 
-    LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-        .selectors(DiscoverySelectors.selectPackage(SUITE_PACKAGE))
-        .filters(ClassNameFilter.includeClassNamePatterns(".*Test"))
-        .enableImplicitConfigurationParameters(false)
-        .configurationParameter(TargetExtension.URL_PARAMETER, baseUrl.toString())
-        .configurationParameter("junit.jupiter.testclass.order.default",
-            "org.junit.jupiter.api.ClassOrderer$OrderAnnotation")
-        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
-        .build();
-    Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
-        .enableTestEngineAutoRegistration(false)
-        .addTestEngines(new JupiterTestEngine())
-        .enableTestExecutionListenerAutoRegistration(false)
-        .enableLauncherSessionListenerAutoRegistration(false)
-        .enablePostDiscoveryFilterAutoRegistration(false)
-        .enableLauncherDiscoveryListenerAutoRegistration(false)
-        .build());
+    LauncherDiscoveryRequest request = discoveryRequest(baseUrl);
+    Launcher launcher = launcher();
 
     VerdictListener verdicts = new VerdictListener();
     Instant startedAt = Instant.now();
@@ -79,6 +64,31 @@ public final class ConformanceSuite {
       }
     }
     return verdicts.report(baseUrl, startedAt, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /** What to run: the suite package, in SPEC order, against this URL, ignoring system properties. */
+  static LauncherDiscoveryRequest discoveryRequest(URI baseUrl) {
+    return LauncherDiscoveryRequestBuilder.request()
+        .selectors(DiscoverySelectors.selectPackage(SUITE_PACKAGE))
+        .filters(ClassNameFilter.includeClassNamePatterns(".*Test"))
+        .enableImplicitConfigurationParameters(false)
+        .configurationParameter(TargetExtension.URL_PARAMETER, baseUrl.toString())
+        .configurationParameter("junit.jupiter.testclass.order.default",
+            "org.junit.jupiter.api.ClassOrderer$OrderAnnotation")
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+        .build();
+  }
+
+  /** A launcher with only the Jupiter engine and none of the listeners found on the class path. */
+  static Launcher launcher() {
+    return LauncherFactory.create(LauncherConfig.builder()
+        .enableTestEngineAutoRegistration(false)
+        .addTestEngines(new JupiterTestEngine())
+        .enableTestExecutionListenerAutoRegistration(false)
+        .enableLauncherSessionListenerAutoRegistration(false)
+        .enablePostDiscoveryFilterAutoRegistration(false)
+        .enableLauncherDiscoveryListenerAutoRegistration(false)
+        .build());
   }
 
   private static void requireHttpUrl(URI baseUrl) {

@@ -371,7 +371,8 @@ final class FaultyServer implements AutoCloseable {
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         String key = parser.currentName();
         parser.nextToken();
-        JsonNode value = mapper.readTree(parser);
+        JsonNode value = mapper.readerFor(JsonNode.class)
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(parser);
         if (!object.has(key)) {
           object.set(key, value);
         }

@@ -1,0 +1,117 @@
+package dev.fairbench.conformance;
+
+import static dev.fairbench.conformance.Verdict.FAIL;
+import static dev.fairbench.conformance.Verdict.WARN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fairbench.conformance.FaultyServer.Deviation;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The suite proves it can fail: every deviation of {@link FaultyServer} is caught by its clause(s). */
+class SuiteCatchesFaultsTest {
+  /** For each deviation, exactly the clauses that must not PASS, and their verdicts. */
+  private static final Map<Deviation, Map<String, Verdict>> EXPECTED = new EnumMap<>(Deviation.class);
+
+  static {
+    expect(Deviation.VALIDATION_ERRORS_AS_422, FAIL,
+        "6.1", "6.2", "6.3", "7.1", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "7.9", "7.11", "8.3");
+    expect(Deviation.MALFORMED_JSON_500, FAIL, "5.1", "5.2", "5.3", "5.4", "5.5", "5.6", "5.7", "5.8", "12.1");
+    expect(Deviation.REJECTS_AGE_ZERO, FAIL, "7.2");
+    expect(Deviation.CASE_INSENSITIVE_KEYS, FAIL, "8.3");
+    expect(Deviation.COERCES_NUMERIC_STRINGS, FAIL, "7.4");
+    expect(Deviation.ACCEPTS_BOOLEAN_AGE, FAIL, "7.5");
+    expect(Deviation.IGNORES_CONTENT_TYPE, FAIL, "4.4", "4.5");
+    expect(Deviation.CHARSET_PARAMETER_REJECTED, FAIL, "4.2");
+    expect(Deviation.MEDIA_TYPE_CASE_SENSITIVE, FAIL, "4.3");
+    expect(Deviation.NO_BODY_LIMIT, FAIL, "4.6");
+    expect(Deviation.LIMIT_AT_EXACTLY_ONE_MEBIBYTE, FAIL, "4.7");
+    expect(Deviation.TRIMS_NAMES, FAIL, "6.5", "6.6");
+    expect(Deviation.TEXT_PLAIN_ERRORS, FAIL, "3.6", "3.7", "4.4", "4.5", "4.6", "9.1", "10.1", "10.2");
+    expect(Deviation.STACK_TRACE_IN_ERRORS, FAIL, "9.2");
+    expect(Deviation.EXTRA_KEYS_IN_RESPONSES, FAIL, "2.3", "3.1", "8.1", "8.4");
+    expect(Deviation.AGE_AS_FLOAT, FAIL, "7.10", "8.2");
+    expect(Deviation.ACCEPTS_FRACTIONS, FAIL, "7.8");
+    expect(Deviation.HUGE_NUMBERS_500, FAIL, "7.9");
+    expect(Deviation.ACCEPTS_TRAILING_GARBAGE, FAIL, "5.2");
+    expect(Deviation.LENIENT_UTF8, FAIL, "5.7");
+    expect(Deviation.USER_ID_AS_NUMBER, FAIL, "3.1", "3.2", "3.5");
+    expect(Deviation.PLUS_AS_SPACE, FAIL, "3.4");
+    expect(Deviation.USER_WITHOUT_ID_ROUTED, FAIL, "3.6");
+    expect(Deviation.NESTED_USER_PATH_ROUTED, FAIL, "3.7");
+    expect(Deviation.INVALID_PERCENT_ENCODING_500, FAIL, "12.1");
+    expect(Deviation.KEEP_ALIVE_DISABLED, FAIL, "11.1");
+    expect(Deviation.INTEGRAL_FLOATS_REJECTED, WARN, "7.10");
+    expect(Deviation.DUPLICATE_KEYS_FIRST_WINS, WARN, "8.5");
+    expect(Deviation.DUPLICATE_KEYS_REJECTED, WARN, "8.5");
+    expect(Deviation.WRONG_METHOD_404, WARN, "10.2");
+    // CRASHES_ON_DEEP_NESTING takes every later clause down with it: checked on its own below.
+  }
+
+  private static void expect(Deviation deviation, Verdict verdict, String... clauses) {
+    EXPECTED.put(deviation, Stream.of(clauses).collect(Collectors.toMap(c -> c, c -> verdict, (a, b) -> a, TreeMap::new)));
+  }
+
+  @Test
+  void theCorrectServerPassesEveryClause() throws Exception {
+    try (FaultyServer server = FaultyServer.correct()) {
+      SuiteReport report = ConformanceSuite.run(server.url());
+      assertThat(notPassing(report)).as(ConformanceReports.table(report)).isEmpty();
+      assertThat(report.overall()).isEqualTo(Verdict.PASS);
+      assertThat(report.clauses()).hasSize(SpecClause.ALL.size());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Deviation.class, names = "CRASHES_ON_DEEP_NESTING", mode = EnumSource.Mode.EXCLUDE)
+  void eachDeviationIsCaughtByItsClauses(Deviation deviation) throws Exception {
+    Map<String, Verdict> expected = EXPECTED.get(deviation);
+    assertThat(expected).as("expected clauses for %s", deviation).isNotNull();
+    try (FaultyServer server = FaultyServer.with(deviation)) {
+      SuiteReport report = ConformanceSuite.run(server.url());
+      assertThat(notPassing(report)).as(ConformanceReports.table(report)).isEqualTo(expected);
+      Verdict overall = expected.containsValue(FAIL) ? FAIL : WARN;
+      assertThat(report.overall()).isEqualTo(overall);
+      report.clauses().stream().filter(c -> c.verdict() != Verdict.PASS)
+          .forEach(c -> assertThat(c.findings()).as("findings of %s", c.id()).isNotEmpty());
+    }
+  }
+
+  @Test
+  void aServerThatDiesOnDeepNestingFailsNestingAndLiveness() throws Exception {
+    try (FaultyServer server = FaultyServer.with(Deviation.CRASHES_ON_DEEP_NESTING)) {
+      SuiteReport report = ConformanceSuite.run(server.url());
+      Map<String, Verdict> failing = notPassing(report);
+      assertThat(failing).as(ConformanceReports.table(report))
+          .containsEntry("5.6", FAIL).containsEntry("12.2", FAIL).doesNotContainKeys("1.1", "4.7");
+      assertThat(report.overall()).isEqualTo(FAIL);
+    }
+  }
+
+  @Test
+  void anUnreachableServerIsReportedNotJudged() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    URI url = URI.create("http://127.0.0.1:" + port);
+    assertThatThrownBy(() -> ConformanceSuite.run(url))
+        .isInstanceOf(UnreachableServerException.class)
+        .hasMessageContaining(url.toString())
+        .hasMessageContaining("connection refused");
+  }
+
+  private static Map<String, Verdict> notPassing(SuiteReport report) {
+    return report.clauses().stream().filter(c -> c.verdict() != Verdict.PASS)
+        .collect(Collectors.toMap(ClauseResult::id, ClauseResult::verdict, (a, b) -> a, TreeMap::new));
+  }
+}

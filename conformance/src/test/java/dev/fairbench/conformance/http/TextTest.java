@@ -1,0 +1,24 @@
+package dev.fairbench.conformance.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class TextTest {
+  @Test
+  void escapesControlCharactersAndKeepsUnicode() {
+    assertThat(Text.preview("a\nb\t\u0000 é 😀", 100)).isEqualTo("a\\nb\\t\\u0000 é 😀");
+  }
+
+  @Test
+  void showsInvalidUtf8ByteByByte() {
+    assertThat(Text.preview(new byte[] {'a', (byte) 0xff, '"'}, 100)).isEqualTo("a\\xFF\"");
+  }
+
+  @Test
+  void cutsLongTextAndSaysHowBigItWas() {
+    byte[] bytes = "x".repeat(1000).getBytes(StandardCharsets.US_ASCII);
+    assertThat(Text.preview(bytes, 5)).isEqualTo("xxxxx… (1000 bytes)");
+  }
+}

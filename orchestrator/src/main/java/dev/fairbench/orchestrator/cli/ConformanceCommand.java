@@ -17,6 +17,7 @@ import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -90,7 +91,11 @@ public final class ConformanceCommand implements Callable<Integer> {
         "conformance-" + target.getHost() + "-" + port(target) + "-" + Converters.timestamp(Instant.now()) + ".json");
     out.print(ConformanceReports.table(report));
     out.flush();
-    ConformanceReports.writeJson(report, file);
+    try {
+      ConformanceReports.writeJson(report, file);
+    } catch (IOException e) {
+      throw new UsageException("cannot write the JSON report to " + file + ": " + e.getMessage());
+    }
     err.println("JSON report: " + file);
     return report.overall() == Verdict.FAIL ? ExitCodes.FAILED : ExitCodes.OK;
   }

@@ -44,7 +44,7 @@ public final class ManifestReader {
   public List<EntryVariant> read(Path dir) throws ManifestException {
     Path file = dir.resolve(FILE_NAME);
     if (!Files.isRegularFile(file)) {
-      throw new ManifestException(file, null, "no " + FILE_NAME + " in " + dir);
+      throw new ManifestException(file, null, "missing: every entry folder needs a " + FILE_NAME + " (docs/MANIFEST.md)");
     }
     JsonNode tree;
     try {

@@ -117,7 +117,11 @@ public final class BenchmarkRunner {
         return entry.failed("the conformance suite could not reach the server: " + e.getMessage()
             + server.exitReason().map(r -> " (server " + r + ")").orElse(""), server.logTail(TAIL_LINES));
       }
-      ConformanceReports.writeJson(report, reportFile);
+      try {
+        ConformanceReports.writeJson(report, reportFile);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the conformance report " + reportFile, e);
+      }
       listener.conformanceFinished(variant.id(), report, reportFile);
       entry = entry.withConformance(summary(report, resultsFile.getParent().relativize(reportFile).toString()));
       if (report.overall() == Verdict.FAIL) {

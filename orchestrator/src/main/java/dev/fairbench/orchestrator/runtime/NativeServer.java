@@ -77,18 +77,15 @@ final class NativeServer implements RunningServer {
   public WorkerObservation observeWorkers(ThreadSample since) {
     Set<Long> pids = pids();
     ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids));
-    double wallSeconds = (now.nanoTime() - since.nanoTime()) / 1e9;
-    double busyTicks = WorkerObservation.BUSY_SHARE * wallSeconds * ClockTicks.perSecond();
-    int busyThreads = 0;
-    Map<String, Long> ticksPerProcess = new HashMap<>();
+    Map<String, Long> deltas = new HashMap<>();
     for (var thread : now.cpuTicks().entrySet()) {
-      long delta = thread.getValue() - since.cpuTicks().getOrDefault(thread.getKey(), 0L);
-      if (delta >= busyTicks) {
-        busyThreads++;
-      }
-      String pid = thread.getKey().substring(0, thread.getKey().indexOf('/'));
-      ticksPerProcess.merge(pid, delta, Long::sum);
+      deltas.put(thread.getKey(), thread.getValue() - since.cpuTicks().getOrDefault(thread.getKey(), 0L));
     }
+    long total = deltas.values().stream().mapToLong(Long::longValue).sum();
+    double busyTicks = Math.max(1, WorkerObservation.BUSY_SHARE * total);
+    int busyThreads = (int) deltas.values().stream().filter(t -> t >= busyTicks).count();
+    Map<String, Long> ticksPerProcess = new HashMap<>();
+    deltas.forEach((thread, delta) -> ticksPerProcess.merge(thread.substring(0, thread.indexOf('/')), delta, Long::sum));
     int busyProcesses = (int) ticksPerProcess.values().stream().filter(t -> t >= busyTicks).count();
     Set<String> inodes = ProcFs.listeningInodes(port);
     int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();

@@ -6,11 +6,11 @@ package dev.fairbench.orchestrator.runtime;
  * @param model              the manifest's workers.model
  * @param requested          the WORKERS value it was started with
  * @param observed           processes (model "processes") or threads (model "threads") that burned
- *                           at least {@link #BUSY_SHARE} of the wall time during the sampled window
+ *                           at least {@link #BUSY_SHARE} of the server's CPU time during the sampled window
  * @param processes          processes of the server
  * @param listeningProcesses processes holding the listening socket
  * @param threads            threads of all the server's processes
- * @param busyThreads        threads that burned at least {@link #BUSY_SHARE} of the wall time
+ * @param busyThreads        threads that burned at least {@link #BUSY_SHARE} of the server's CPU time
  * @param matches            observed equals requested
  */
 public record WorkerObservation(
@@ -22,6 +22,10 @@ public record WorkerObservation(
     int threads,
     int busyThreads,
     boolean matches) {
-  /** A thread or process is busy when it used at least this share of one core over the window. */
-  public static final double BUSY_SHARE = 0.2;
+  /**
+   * A thread or process is busy when it used at least this share of all the CPU the server used in
+   * the window. Relative, not a share of wall time, so a server starved by a busy machine still
+   * shows its workers; 10% keeps up to 8 evenly loaded workers above it and GC or JIT threads below.
+   */
+  public static final double BUSY_SHARE = 0.1;
 }

@@ -1,0 +1,194 @@
+"""A small, complete implementation of docs/SPEC.md on Python's standard library.
+
+It is a test fixture of the orchestrator, not an entry: it lets the orchestrator's tests run the
+whole pipeline from a folder of their own. The variant "wrong-json" breaks GET /json on purpose.
+"""
+
+import json
+import math
+import os
+import signal
+import sys
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MAX_BODY = 1024 * 1024
+BREAK = os.environ.get("TINY_BREAK", "")
+
+
+class BadRequest(Exception):
+    pass
+
+
+def reject_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_user_input(body):
+    try:
+        value = json.loads(body.decode("utf-8"), parse_constant=reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise BadRequest(f"the body is not valid JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise BadRequest("the body must be a JSON object")
+    name = value.get("name")
+    if not isinstance(name, str) or len(name) < 1:
+        raise BadRequest("name must be a string of at least one character")
+    age = value.get("age")
+    if isinstance(age, bool) or not isinstance(age, (int, float)):
+        raise BadRequest("age must be an integer")
+    if isinstance(age, float):
+        if not math.isfinite(age) or not age.is_integer():
+            raise BadRequest("age must be an integer")
+        age = int(age)
+    if not 0 <= age <= 150:
+        raise BadRequest("age must be between 0 and 150")
+    return name, age
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "tiny-python"
+    body_read = True
+    sys_version = ""
+
+    def log_message(self, format, *args):
+        pass  # no access log
+
+    def send_error(self, code, message=None, explain=None):
+        # The standard library answers unknown methods with 501 and errors with HTML.
+        if code == 501:
+            code = 405
+        self.close_connection = True
+        self.reply(code, {"error": message or self.responses.get(code, ("error",))[0]})
+
+    def reply(self, status, payload, content_type="application/json"):
+        if content_type == "application/json":
+            body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        else:
+            body = payload.encode("utf-8")
+        self.send_response_only(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def error(self, status, message):
+        if not self.body_read:
+            self.drain()
+        self.reply(status, {"error": message})
+
+    def route(self):
+        self.body_read = False
+        path = self.path.split("?", 1)[0]
+        method = self.command
+        if path == "/plaintext":
+            return self.reply(200, "Hello, World!", "text/plain; charset=utf-8") if method == "GET" else self.not_allowed()
+        if path == "/json":
+            if method != "GET":
+                return self.not_allowed()
+            return self.reply(200, {"msg" if BREAK == "json" else "message": "Hello, World!"})
+        if path.startswith("/user/"):
+            segment = path[len("/user/"):]
+            if not segment or "/" in segment:
+                return self.error(404, "not found")
+            if method != "GET":
+                return self.not_allowed()
+            try:
+                user_id = urllib.parse.unquote(segment, encoding="utf-8", errors="strict")
+            except UnicodeDecodeError:
+                return self.error(404, "the user id is not valid UTF-8")
+            return self.reply(200, {"id": user_id, "name": f"User {user_id}"})
+        if path == "/validate":
+            return self.validate() if method == "POST" else self.not_allowed()
+        return self.error(404, "not found")
+
+    def not_allowed(self):
+        self.error(405, f"{self.command} is not allowed here")
+
+    def drain(self):
+        """Requests we answer without their body: close the connection instead of reading it."""
+        if self.headers.get("Content-Length") not in (None, "0") or self.headers.get("Transfer-Encoding"):
+            self.close_connection = True
+
+    def read_body(self):
+        self.body_read = True
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            chunks, total = [], 0
+            while True:
+                size_line = self.rfile.readline(1024)
+                try:
+                    size = int(size_line.split(b";")[0].strip(), 16)
+                except ValueError:
+                    raise BadRequest("malformed chunked body") from None
+                if size == 0:
+                    while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                total += size
+                if total > MAX_BODY:
+                    return None
+                chunk = self.rfile.read(size)
+                if len(chunk) < size:
+                    raise BadRequest("the body ended early")
+                chunks.append(chunk)
+                self.rfile.readline(1024)
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            raise BadRequest("invalid Content-Length") from None
+        if length < 0:
+            raise BadRequest("invalid Content-Length")
+        if length > MAX_BODY:
+            return None
+        body = self.rfile.read(length)
+        if len(body) < length:
+            raise BadRequest("the body ended early")
+        return body
+
+    def validate(self):
+        media_type = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+        if media_type != "application/json":
+            return self.error(415, "Content-Type must be application/json")
+        try:
+            body = self.read_body()
+            if body is None:
+                self.close_connection = True
+                return self.error(413, "the body is larger than 1 MiB")
+            name, age = parse_user_input(body)
+        except BadRequest as e:
+            self.close_connection = True
+            return self.error(400, str(e))
+        self.reply(200, {"name": name, "age": age, "valid": True})
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = route
+
+
+def main():
+    host = os.environ.get("HOST", "0.0.0.0")
+    port = int(os.environ.get("PORT", "8080"))
+    workers = int(os.environ.get("WORKERS", "1"))
+    ThreadingHTTPServer.daemon_threads = True
+    ThreadingHTTPServer.request_queue_size = 1024
+    server = ThreadingHTTPServer((host, port), Handler)
+    children = []
+    for _ in range(workers - 1):
+        pid = os.fork()
+        if pid == 0:
+            children = []
+            break
+        children.append(pid)
+
+    def stop(signum, frame):
+        for child in children:
+            os.kill(child, signal.SIGTERM)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

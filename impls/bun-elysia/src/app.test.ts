@@ -1,0 +1,87 @@
+// The contract points where this entry departs from Elysia's defaults; the conformance suite
+// checks the rest against a running server.
+import { describe, expect, test } from 'bun:test'
+import { app } from './app'
+
+const MiB = 1024 * 1024
+
+const JSON_TYPE = { 'content-type': 'application/json' }
+
+const post = (body: BodyInit, headers: Record<string, string> = JSON_TYPE) =>
+	app.handle(new Request('http://localhost/validate', { method: 'POST', headers, body }))
+
+async function expectError(response: Response, status: number) {
+	expect(response.status).toBe(status)
+	expect(response.headers.get('content-type')).toStartWith('application/json')
+	expect(typeof (await response.json()).error).toBe('string')
+}
+
+// A valid person padded with an unknown key to exactly `size` bytes.
+const personOfSize = (size: number) => {
+	const head = '{"name":"a","age":1,"pad":"'
+	return head + 'x'.repeat(size - head.length - 2) + '"}'
+}
+
+describe('POST /validate', () => {
+	test('echoes a valid person with exactly name, age and valid', async () => {
+		const response = await post('{"name":" a ","age":30.0,"extra":[1,{}]}')
+		expect(response.status).toBe(200)
+		expect(await response.text()).toBe('{"name":" a ","age":30,"valid":true}')
+	})
+
+	test('refuses a numeric string age instead of coercing it', async () => {
+		await expectError(await post('{"name":"a","age":"30"}'), 400)
+	})
+
+	test.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx'])(
+		'answers 415 to %s',
+		async (type) => {
+			await expectError(await post('name=a&age=30', { 'content-type': type }), 415)
+		}
+	)
+
+	test('answers 415 without a content type, even with an empty body', async () => {
+		await expectError(await post('', {}), 415)
+	})
+
+	test('accepts parameters and any case in the media type', async () => {
+		const response = await post('{"name":"a","age":1}', {
+			'content-type': 'Application/JSON; charset=utf-8'
+		})
+		expect(response.status).toBe(200)
+	})
+
+	test('answers 400 to invalid UTF-8', async () => {
+		const bytes = new Uint8Array([...Buffer.from('{"name":"a'), 0xff, ...Buffer.from('","age":1}')])
+		await expectError(await post(bytes), 400)
+	})
+
+	test('accepts exactly 1 MiB and refuses one byte more, declared or streamed', async () => {
+		expect((await post(personOfSize(MiB))).status).toBe(200)
+		await expectError(
+			await post(personOfSize(MiB + 1), { ...JSON_TYPE, 'content-length': String(MiB + 1) }),
+			413
+		)
+		const streamed = new Blob([personOfSize(MiB + 1)]).stream()
+		await expectError(await post(streamed), 413)
+	})
+
+	test('allows 1,000 levels of nesting and refuses 1,001', async () => {
+		const nested = (levels: number) =>
+			`{"name":"a","age":1,"x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`
+		expect((await post(nested(1000))).status).toBe(200)
+		await expectError(await post(nested(1001)), 400)
+	})
+})
+
+describe('routing', () => {
+	test('answers 405 with Allow to another method on a known path', async () => {
+		const response = await app.handle(new Request('http://localhost/user/42', { method: 'PUT' }))
+		await expectError(response, 405)
+		expect(response.headers.get('allow')).toBe('GET')
+	})
+
+	test('answers 404 JSON to an unknown path', async () => {
+		await expectError(await app.handle(new Request('http://localhost/user/a/b')), 404)
+	})
+})

@@ -6,6 +6,7 @@ defmodule Bench.MixProject do
       app: :bench,
       version: "1.0.0",
       elixir: "~> 1.14",
+      elixirc_paths: elixirc_paths(Mix.env()),
       start_permanent: Mix.env() == :prod,
       deps: deps(),
       releases: [
@@ -20,6 +21,9 @@ defmodule Bench.MixProject do
       extra_applications: [:logger]
     ]
   end
+
+  defp elixirc_paths(:test), do: ["lib", "test/support"]
+  defp elixirc_paths(_env), do: ["lib"]
 
   # Every dependency, transitive ones included, is pinned to an exact version:
   # hex.pm is unreachable where this entry was written, so no mix.lock could be

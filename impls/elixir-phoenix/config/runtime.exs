@@ -16,8 +16,11 @@ if config_env() == :prod do
 
       {:error, _} ->
         case :inet.getaddr(String.to_charlist(host), :inet) do
-          {:ok, ip} -> ip
-          {:error, reason} -> abort.("HOST=#{host} is neither an IP address nor a resolvable host name (#{reason})")
+          {:ok, ip} ->
+            ip
+
+          {:error, reason} ->
+            abort.("HOST=#{host} is neither an IP address nor a resolvable host name (#{reason})")
         end
     end
 

@@ -18,6 +18,8 @@ defmodule BenchWeb.MethodNotAllowed do
     |> put_status(:method_not_allowed)
     |> put_format("json")
     |> put_view(json: BenchWeb.ErrorJSON)
-    |> render(:"405", message: "#{conn.method} is not allowed on #{conn.request_path}, use #{allow}")
+    |> render(:"405",
+      message: "#{conn.method} is not allowed on #{conn.request_path}, use #{allow}"
+    )
   end
 end

@@ -3,11 +3,8 @@ package dev.fairbench.conformance;
 import static dev.fairbench.conformance.Verdict.FAIL;
 import static dev.fairbench.conformance.Verdict.WARN;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fairbench.conformance.FaultyServer.Deviation;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -95,19 +92,6 @@ class SuiteCatchesFaultsTest {
           .containsEntry("5.6", FAIL).containsEntry("12.2", FAIL).doesNotContainKeys("1.1", "4.7");
       assertThat(report.overall()).isEqualTo(FAIL);
     }
-  }
-
-  @Test
-  void anUnreachableServerIsReportedNotJudged() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    URI url = URI.create("http://127.0.0.1:" + port);
-    assertThatThrownBy(() -> ConformanceSuite.run(url))
-        .isInstanceOf(UnreachableServerException.class)
-        .hasMessageContaining(url.toString())
-        .hasMessageContaining("connection refused");
   }
 
   private static Map<String, Verdict> notPassing(SuiteReport report) {

@@ -1,6 +1,8 @@
 package dev.fairbench.conformance.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,12 +20,9 @@ import java.util.TreeMap;
 public record Exchange(String request, int status, Map<String, List<String>> headers, byte[] body) {
   public Exchange {
     TreeMap<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    headers.forEach((name, values) -> copy.merge(name, List.copyOf(values), (a, b) -> {
-      var all = new java.util.ArrayList<>(a);
-      all.addAll(b);
-      return List.copyOf(all);
-    }));
-    headers = java.util.Collections.unmodifiableMap(copy);
+    headers.forEach((name, values) -> copy.computeIfAbsent(name, k -> new ArrayList<>()).addAll(values));
+    copy.replaceAll((name, values) -> List.copyOf(values));
+    headers = Collections.unmodifiableMap(copy);
   }
 
   public Optional<String> header(String name) {

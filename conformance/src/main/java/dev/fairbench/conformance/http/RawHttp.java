@@ -1,5 +1,6 @@
 package dev.fairbench.conformance.http;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -39,7 +40,11 @@ public final class RawHttp {
 
   public static RawHttp to(URI base, Duration timeout) {
     int port = base.getPort() != -1 ? base.getPort() : 80;
-    return new RawHttp(base.getHost(), port, timeout);
+    String host = base.getHost();
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1); // an IPv6 literal, bracketed in URLs only
+    }
+    return new RawHttp(host, port, timeout);
   }
 
   /** The value for a Host header naming this server. */
@@ -127,7 +132,7 @@ public final class RawHttp {
   }
 
   static RawResponse read(InputStream raw, boolean readBody) throws IOException {
-    var in = new java.io.BufferedInputStream(raw);
+    InputStream in = new BufferedInputStream(raw);
     while (true) {
       String statusLine = readLine(in, true);
       String[] parts = statusLine.split(" ", 3);

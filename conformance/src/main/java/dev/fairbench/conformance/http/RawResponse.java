@@ -1,5 +1,6 @@
 package dev.fairbench.conformance.http;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +31,7 @@ public record RawResponse(String statusLine, int status, Map<String, List<String
   public RawResponse {
     TreeMap<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     copy.putAll(headers);
-    headers = java.util.Collections.unmodifiableMap(copy);
+    headers = Collections.unmodifiableMap(copy);
   }
 
   public Optional<String> header(String name) {

@@ -9,6 +9,7 @@ import dev.fairbench.conformance.http.HttpTarget;
 import dev.fairbench.conformance.http.Text;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
@@ -19,7 +20,7 @@ import java.util.TreeSet;
  * back", e.g. {@code POST /validate {"age":"30"}: expected status 400, got 200 application/json {...}}.
  */
 final class Expect {
-  static final byte[] HELLO = "Hello, World!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
 
   private Expect() {}
 

@@ -1,0 +1,77 @@
+package dev.fairbench.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ConformanceSuiteTest {
+  @Test
+  void aClosedPortIsUnreachable() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    URI url = URI.create("http://127.0.0.1:" + port);
+    assertThatThrownBy(() -> ConformanceSuite.run(url))
+        .isInstanceOf(UnreachableServerException.class)
+        .hasMessage("cannot reach " + url + ": connection refused (is the server running on that port?)");
+  }
+
+  @Test
+  void aServerThatDoesNotSpeakHttpIsUnreachable() throws Exception {
+    try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread.ofVirtual().start(() -> {
+        try (Socket socket = listener.accept(); OutputStream out = socket.getOutputStream()) {
+          out.write("SSH-2.0-OpenSSH_9.2\r\n".getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+          socket.getInputStream().read();
+        } catch (IOException ignored) {
+          // the client hung up
+        }
+      });
+      URI url = URI.create("http://127.0.0.1:" + listener.getLocalPort());
+      assertThatThrownBy(() -> ConformanceSuite.run(url))
+          .isInstanceOf(UnreachableServerException.class)
+          .hasMessageStartingWith("cannot reach " + url + ": ")
+          .hasMessageContaining("SSH-2.0");
+    }
+  }
+
+  @Test
+  void aUrlThatIsNotHttpIsRejectedBeforeAnyRequest() {
+    assertThatThrownBy(() -> ConformanceSuite.run(URI.create("ftp://127.0.0.1:21")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("http://HOST:PORT");
+    assertThatThrownBy(() -> ConformanceSuite.run(URI.create("127.0.0.1:8080")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void twoRunsInOneJvmJudgeTheirOwnServers() throws Exception {
+    try (FaultyServer good = FaultyServer.correct();
+        FaultyServer bad = FaultyServer.with(FaultyServer.Deviation.KEEP_ALIVE_DISABLED)) {
+      SuiteReport first = ConformanceSuite.run(bad.url());
+      SuiteReport second = ConformanceSuite.run(good.url());
+      assertThat(first.target()).isEqualTo(bad.url());
+      assertThat(first.overall()).isEqualTo(Verdict.FAIL);
+      assertThat(second.target()).isEqualTo(good.url());
+      assertThat(second.overall()).isEqualTo(Verdict.PASS);
+    }
+  }
+
+  @Test
+  void aBaseUrlWithATrailingSlashWorks() throws Exception {
+    try (FaultyServer server = FaultyServer.correct()) {
+      SuiteReport report = ConformanceSuite.run(URI.create(server.url() + "/"));
+      assertThat(report.overall()).as(ConformanceReports.table(report)).isEqualTo(Verdict.PASS);
+    }
+  }
+}

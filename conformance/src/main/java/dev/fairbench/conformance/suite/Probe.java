@@ -5,7 +5,7 @@ import dev.fairbench.conformance.http.HttpTarget;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A request the contract answers with an error (or, for the first few, with success), sent over a raw
+ * One request of each kind the contract answers, successes first, then errors, sent over a raw
  * socket so that every response, including 413, can be read and its framing seen.
  */
 enum Probe {
@@ -35,10 +35,6 @@ enum Probe {
     this.path = path;
     this.contentType = contentType;
     this.body = body;
-  }
-
-  boolean success() {
-    return ordinal() <= VALID_PERSON.ordinal();
   }
 
   byte[] body() {

@@ -28,20 +28,32 @@ class ValidateAgeTest {
     Expect.status(server.postJson("{\"name\":\"a\"}"), 400);
   }
 
-  @ParameterizedTest(name = "age {0}")
-  @ValueSource(longs = {0, 150})
+  @Test
   @Clause("7.2")
-  @DisplayName("the bounds 0 and 150 are valid")
-  void boundsAreValid(long age) {
-    Expect.accepted(server.postJson(Json.person("a", Long.toString(age))), "a", age);
+  @DisplayName("the lower bound is valid: age 0")
+  void ageZeroIsValid() {
+    Expect.accepted(server.postJson(Json.person("a", "0")), "a", 0);
   }
 
-  @ParameterizedTest(name = "age {0}")
-  @ValueSource(strings = {"-1", "151", "1000"})
+  @Test
+  @Clause("7.2")
+  @DisplayName("the upper bound is valid: age 150")
+  void age150IsValid() {
+    Expect.accepted(server.postJson(Json.person("a", "150")), "a", 150);
+  }
+
+  @Test
   @Clause("7.3")
-  @DisplayName("just outside the bounds is invalid: -1 and 151 answer 400")
-  void justOutsideTheBoundsAnswers400(String age) {
-    Expect.status(server.postJson(Json.person("a", age)), 400);
+  @DisplayName("just below the lower bound is invalid: age -1 answers 400")
+  void ageMinusOneAnswers400() {
+    Expect.status(server.postJson(Json.person("a", "-1")), 400);
+  }
+
+  @Test
+  @Clause("7.3")
+  @DisplayName("just above the upper bound is invalid: age 151 answers 400")
+  void age151Answers400() {
+    Expect.status(server.postJson(Json.person("a", "151")), 400);
   }
 
   @ParameterizedTest(name = "age {0}")

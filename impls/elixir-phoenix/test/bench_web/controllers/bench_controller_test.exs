@@ -49,6 +49,11 @@ defmodule BenchWeb.BenchControllerTest do
       assert json_response(conn, 200) == %{"name" => "a", "age" => 150, "valid" => true}
     end
 
+    test "keeps the last of duplicate keys", %{conn: conn} do
+      conn = post_json(conn, ~s({"name":"first","age":1,"name":"last","x":{"a":1,"a":2}}))
+      assert json_response(conn, 200)["name"] == "last"
+    end
+
     test "accepts an integral float as the integer", %{conn: conn} do
       assert json_response(post_json(conn, ~s({"name":"a","age":3e1})), 200)["age"] === 30
     end

@@ -19,7 +19,7 @@ function intFromEnv(name: string, fallback: number, min: number, max: number) {
 }
 
 const hostname = process.env.HOST || '0.0.0.0'
-const port = intFromEnv('PORT', 8080, 0, 65535)
+const port = intFromEnv('PORT', 8080, 1, 65535)
 const workers = intFromEnv('WORKERS', 1, 1, 1024)
 
 try {

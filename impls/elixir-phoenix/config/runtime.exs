@@ -26,8 +26,8 @@ if config_env() == :prod do
 
   port =
     case Integer.parse(System.get_env("PORT", "8080")) do
-      {port, ""} when port in 0..65_535 -> port
-      _ -> abort.("PORT=#{System.get_env("PORT")} is not a TCP port number (0-65535)")
+      {port, ""} when port in 1..65_535 -> port
+      _ -> abort.("PORT=#{System.get_env("PORT")} is not a TCP port number (1-65535)")
     end
 
   config :bench, BenchWeb.Endpoint,

@@ -31,6 +31,7 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -84,8 +85,10 @@ final class FaultyServer implements AutoCloseable {
     INVALID_PERCENT_ENCODING_500,
     /** Connection: close on every response. */
     KEEP_ALIVE_DISABLED,
-    /** Stops answering altogether when a body nests too deeply. */
+    /** Stops answering altogether (the process dies) when a body nests too deeply. */
     CRASHES_ON_DEEP_NESTING,
+    /** Accepts connections but never answers again once a body nests too deeply. */
+    HANGS_ON_DEEP_NESTING,
     /** Implementation-defined (WARN): 30.0 answers 400. */
     INTEGRAL_FLOATS_REJECTED,
     /** Implementation-defined (WARN): the first of duplicate keys wins. */
@@ -100,6 +103,8 @@ final class FaultyServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final JsonMapper mapper;
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private volatile boolean hung;
 
   private FaultyServer(Set<Deviation> deviations) throws IOException {
     this.deviations = deviations.isEmpty() ? EnumSet.noneOf(Deviation.class) : EnumSet.copyOf(deviations);
@@ -131,6 +136,7 @@ final class FaultyServer implements AutoCloseable {
 
   @Override
   public void close() {
+    closed.countDown();
     server.stop(0);
     executor.shutdownNow();
   }
@@ -141,6 +147,10 @@ final class FaultyServer implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
+      if (hung) {
+        hang();
+        return;
+      }
       if (has(Deviation.KEEP_ALIVE_DISABLED)) {
         exchange.getResponseHeaders().set("Connection", "close");
       }
@@ -278,6 +288,11 @@ final class FaultyServer implements AutoCloseable {
         crash();
         return;
       }
+      if (has(Deviation.HANGS_ON_DEEP_NESTING)) {
+        hung = true;
+        hang();
+        return;
+      }
       badJson(exchange, "the body nests too deeply");
       return;
     } catch (JsonProcessingException e) {
@@ -389,6 +404,14 @@ final class FaultyServer implements AutoCloseable {
       send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
     } else {
       error(exchange, 400, message);
+    }
+  }
+
+  private void hang() {
+    try {
+      closed.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -5,6 +5,7 @@ import static dev.fairbench.conformance.Verdict.WARN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.conformance.FaultyServer.Deviation;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -51,7 +52,7 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.DUPLICATE_KEYS_FIRST_WINS, WARN, "8.5");
     expect(Deviation.DUPLICATE_KEYS_REJECTED, WARN, "8.5");
     expect(Deviation.WRONG_METHOD_404, WARN, "10.2");
-    // CRASHES_ON_DEEP_NESTING takes every later clause down with it: checked on its own below.
+    // CRASHES_ON_ and HANGS_ON_DEEP_NESTING take every later clause down with them: checked on their own below.
   }
 
   private static void expect(Deviation deviation, Verdict verdict, String... clauses) {
@@ -69,7 +70,8 @@ class SuiteCatchesFaultsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Deviation.class, names = "CRASHES_ON_DEEP_NESTING", mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(value = Deviation.class, names = {"CRASHES_ON_DEEP_NESTING", "HANGS_ON_DEEP_NESTING"},
+      mode = EnumSource.Mode.EXCLUDE)
   void eachDeviationIsCaughtByItsClauses(Deviation deviation) throws Exception {
     Map<String, Verdict> expected = EXPECTED.get(deviation);
     assertThat(expected).as("expected clauses for %s", deviation).isNotNull();
@@ -91,6 +93,20 @@ class SuiteCatchesFaultsTest {
       assertThat(failing).as(ConformanceReports.table(report))
           .containsEntry("5.6", FAIL).containsEntry("12.2", FAIL).doesNotContainKeys("1.1", "4.7");
       assertThat(report.overall()).isEqualTo(FAIL);
+    }
+  }
+
+  @Test
+  void aServerThatHangsOnDeepNestingFailsFastInsteadOfTimingOutEveryCheck() throws Exception {
+    try (FaultyServer server = FaultyServer.with(Deviation.HANGS_ON_DEEP_NESTING)) {
+      SuiteReport report = ConformanceSuite.run(server.url());
+      Map<String, Verdict> failing = notPassing(report);
+      assertThat(failing).as(ConformanceReports.table(report))
+          .containsEntry("5.6", FAIL).containsEntry("12.2", FAIL).doesNotContainKeys("1.1", "4.7");
+      assertThat(report.clauses().stream().filter(c -> c.id().equals("12.2")).findFirst().orElseThrow().findings())
+          .anySatisfy(f -> assertThat(f).contains("the server stopped answering"));
+      // Hundreds of checks follow the hang: at 10 s each the run would take most of an hour.
+      assertThat(report.took()).isLessThan(Duration.ofSeconds(90));
     }
   }
 

@@ -25,9 +25,19 @@ public final class HttpTarget implements AutoCloseable {
   public static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final int PREVIEW = 120;
 
+  /** After a timeout, how long a liveness probe may take, and how often one is tried while the server is silent. */
+  static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+  static final Duration PROBE_INTERVAL = Duration.ofSeconds(5);
+
   private final URI base;
   private final String basePath;
   private final OkHttpClient client;
+  private final OkHttpClient probeClient;
+
+  // Set when a request timed out: a server that stopped answering would otherwise cost every
+  // remaining check a full timeout.
+  private volatile String silentSince;
+  private volatile long nextProbeNanos;
 
   public HttpTarget(URI base) {
     this(base, TIMEOUT);
@@ -44,6 +54,12 @@ public final class HttpTarget implements AutoCloseable {
         .callTimeout(timeout.multipliedBy(2))
         .followRedirects(false)
         .followSslRedirects(false)
+        .build();
+    this.probeClient = client.newBuilder()
+        .connectTimeout(PROBE_TIMEOUT)
+        .readTimeout(PROBE_TIMEOUT)
+        .callTimeout(PROBE_TIMEOUT)
+        .retryOnConnectionFailure(false)
         .build();
   }
 
@@ -98,6 +114,7 @@ public final class HttpTarget implements AutoCloseable {
    */
   public Exchange send(String method, String path, String contentType, byte[] body) {
     String description = describe(method, path, contentType, body);
+    requireResponsive(description);
     RequestBody requestBody = null;
     if (body != null) {
       requestBody = RequestBody.create(body, contentType == null ? null : MediaType.parse(contentType));
@@ -118,6 +135,7 @@ public final class HttpTarget implements AutoCloseable {
 
   /** Sends raw request bytes (one request, one connection) and reads the whole response. */
   public Exchange sendRaw(String description, byte[] request) {
+    requireResponsive(description);
     try {
       return raw().exchange(request).toExchange(description);
     } catch (IOException e) {
@@ -147,9 +165,46 @@ public final class HttpTarget implements AutoCloseable {
     return out.toString();
   }
 
-  /** Turns "no response" into a finding that names the request and the reason. */
-  public static AssertionError noAnswer(String request, IOException e) {
+  /**
+   * Turns "no response" into a finding that names the request and the reason. A timeout also marks
+   * the server as possibly silent: see {@link #requireResponsive}.
+   */
+  public AssertionError noAnswer(String request, IOException e) {
+    if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
+      silentSince = request;
+      nextProbeNanos = System.nanoTime();
+    }
     return new AssertionError(request + ": no answer (" + reason(e) + ")", e);
+  }
+
+  /**
+   * Fails at once, without sending anything, while a server whose last request timed out still does
+   * not answer {@code GET /plaintext} within {@link #PROBE_TIMEOUT}; it is probed again at most every
+   * {@link #PROBE_INTERVAL}. A server that answers again is checked normally.
+   */
+  public void requireResponsive(String request) {
+    String silent = silentSince;
+    if (silent == null) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (now - nextProbeNanos >= 0) {
+      if (answersProbe()) {
+        silentSince = null;
+        return;
+      }
+      nextProbeNanos = System.nanoTime() + PROBE_INTERVAL.toNanos();
+    }
+    throw new AssertionError(request + ": not sent: the server stopped answering (" + silent
+        + " timed out, and GET /plaintext gets no answer within " + PROBE_TIMEOUT.toSeconds() + " s)");
+  }
+
+  private boolean answersProbe() {
+    try (Response ignored = probeClient.newCall(new Request.Builder().url(url("/plaintext")).build()).execute()) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   public static String reason(IOException e) {
@@ -173,5 +228,6 @@ public final class HttpTarget implements AutoCloseable {
   public void close() {
     client.dispatcher().executorService().shutdown();
     client.connectionPool().evictAll();
+    probeClient.connectionPool().evictAll();
   }
 }

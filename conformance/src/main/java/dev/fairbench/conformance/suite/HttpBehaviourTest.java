@@ -43,6 +43,7 @@ class HttpBehaviourTest {
   @Clause("11.1")
   @DisplayName("HTTP/1.1 keep-alive: one connection serves 200 sequential requests over all four endpoints")
   void oneConnectionServesManySequentialRequests() {
+    server.requireResponsive("keep-alive");
     AtomicInteger connections = new AtomicInteger();
     AtomicInteger closeHeaders = new AtomicInteger();
     OkHttpClient client = server.newClientBuilder()
@@ -80,7 +81,7 @@ class HttpBehaviourTest {
             closeHeaders.incrementAndGet();
           }
         } catch (IOException e) {
-          throw HttpTarget.noAnswer("keep-alive, request " + (i + 1) + " of " + REQUESTS + ", " + description, e);
+          throw server.noAnswer("keep-alive, request " + (i + 1) + " of " + REQUESTS + ", " + description, e);
         }
       }
     } finally {
@@ -98,12 +99,13 @@ class HttpBehaviourTest {
   @Clause("11.2")
   @DisplayName("every response carries Content-Length or is chunked")
   void everyResponseHasContentLengthOrIsChunked(Probe probe) {
+    server.requireResponsive(probe.describe());
     RawResponse response;
     try {
       // Keep-alive requests: a response meant to be followed by another must say where it ends.
       response = server.raw().exchangeHead(probe.bytes(server, false));
     } catch (IOException e) {
-      throw HttpTarget.noAnswer(probe.describe(), e);
+      throw server.noAnswer(probe.describe(), e);
     }
     assertThat(response.framing())
         .as("%s: the response (%s) has neither Content-Length nor Transfer-Encoding: chunked",

@@ -118,6 +118,7 @@ class RobustnessTest {
 
     /** The server's answer, or null when it closed the connection (or, after a truncated body, stayed silent). */
     RawResponse send(HttpTarget server) throws IOException {
+      server.requireResponsive(description);
       if (this == TRUNCATED_BODY) {
         try {
           return server.raw(TRUNCATED_BODY_WAIT).exchangeThenHalfClose(request(server));
@@ -168,7 +169,7 @@ class RobustnessTest {
     try {
       response = shape.send(server);
     } catch (SocketTimeoutException e) {
-      throw HttpTarget.noAnswer(shape.toString(), e);
+      throw server.noAnswer(shape.toString(), e);
     } catch (IOException e) {
       // Reset or closed without an answer: not a 5xx. Whether the server survived is clause 12.2.
       return;

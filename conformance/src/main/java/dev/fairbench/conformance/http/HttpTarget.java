@@ -40,18 +40,14 @@ public final class HttpTarget implements AutoCloseable {
   private volatile long nextProbeNanos;
 
   public HttpTarget(URI base) {
-    this(base, TIMEOUT);
-  }
-
-  public HttpTarget(URI base, Duration timeout) {
     this.base = base;
     String path = base.getRawPath() == null ? "" : base.getRawPath();
     this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     this.client = new OkHttpClient.Builder()
-        .connectTimeout(timeout)
-        .readTimeout(timeout)
-        .writeTimeout(timeout)
-        .callTimeout(timeout.multipliedBy(2))
+        .connectTimeout(TIMEOUT)
+        .readTimeout(TIMEOUT)
+        .writeTimeout(TIMEOUT)
+        .callTimeout(TIMEOUT.multipliedBy(2))
         .followRedirects(false)
         .followSslRedirects(false)
         .build();

@@ -40,7 +40,7 @@ final class VerdictListener implements TestExecutionListener {
       }
       record(clause.get(), verdictOf(clause.get(), result), finding(test, result));
     } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
-      // A class (or the engine) could not run: every clause it would have checked fails.
+      // A class, a parameterized method or the engine could not run: every clause it would have checked fails.
       String finding = test.getDisplayName() + " could not run: " + message(result);
       List<Clause> clauses = clausesUnder(test.getSource().orElse(null));
       if (clauses.isEmpty()) {
@@ -139,7 +139,12 @@ final class VerdictListener implements TestExecutionListener {
     return Optional.empty();
   }
 
+  /** The clauses a container covers: its own (a parameterized method) or its methods' (a class). */
   private static List<Clause> clausesUnder(TestSource source) {
+    Optional<Clause> own = method(source).map(m -> m.getAnnotation(Clause.class));
+    if (own.isPresent()) {
+      return List.of(own.get());
+    }
     if (source instanceof ClassSource type) {
       return Arrays.stream(type.getJavaClass().getDeclaredMethods())
           .map(m -> m.getAnnotation(Clause.class))

@@ -7,12 +7,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a request body as RFC 8259 JSON (docs/SPEC.md section 5).
  *
- * <p>Jackson's defaults already reject NaN/Infinity, single quotes, unquoted keys, trailing commas,
- * unescaped control characters and malformed UTF-8, and limit nesting to 1,000 levels. On top of
+ * <p>The body must be strict UTF-8. Jackson's defaults already reject NaN/Infinity, single quotes,
+ * unquoted keys, trailing commas and unescaped control characters, and limit nesting to 1,000
+ * levels. On top of
  * them: trailing tokens are an error, and fractions are read as BigDecimal so that {@code 30.0}
  * and {@code 149.9} keep their exact value. Duplicate keys are left to Jackson's tree, where the
  * last one wins (SPEC 8.5).
@@ -34,9 +38,16 @@ final class StrictJson {
     if (body == null || body.length == 0) {
       throw new InvalidInputException("request body is empty, expected a JSON object");
     }
+    // Jackson decodes overlong UTF-8 sequences (C0 AF as '/'); the JDK's decoder rejects them.
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
+    } catch (CharacterCodingException e) {
+      throw new InvalidInputException("request body is not valid UTF-8");
+    }
     JsonNode node;
     try {
-      node = READER.readTree(body);
+      node = READER.readTree(text);
     } catch (JacksonException e) {
       throw new InvalidInputException("request body is not valid JSON: " + e.getOriginalMessage());
     } catch (NumberFormatException e) {

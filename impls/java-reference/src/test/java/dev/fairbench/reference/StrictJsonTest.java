@@ -3,7 +3,9 @@ package dev.fairbench.reference;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,10 +41,15 @@ class StrictJsonTest {
         .hasMessage("request body is empty, expected a JSON object");
   }
 
-  @Test
-  void rejectsInvalidUtf8() {
-    byte[] body = {'{', '"', 'a', '"', ':', '"', (byte) 0xff, (byte) 0xfe, '"', '}'};
-    assertThatThrownBy(() -> StrictJson.readObject(body)).isInstanceOf(InvalidInputException.class);
+  @ParameterizedTest
+  @ValueSource(strings = {"FF FE", "C0 AF", "ED A0 80", "E2 82"})
+  void rejectsInvalidUtf8IncludingOverlongAndSurrogateSequences(String hex) {
+    var body = new ByteArrayOutputStream();
+    body.writeBytes(utf8("{\"a\":\"x"));
+    body.writeBytes(HexFormat.ofDelimiter(" ").parseHex(hex));
+    body.writeBytes(utf8("y\"}"));
+    assertThatThrownBy(() -> StrictJson.readObject(body.toByteArray()))
+        .hasMessage("request body is not valid UTF-8");
   }
 
   @ParameterizedTest

@@ -6,7 +6,6 @@ import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,11 +35,12 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (!Files.isRegularFile(results)) {
+      throw new UsageException("no such file: " + results);
+    }
     ResultsDocument document;
     try {
       document = ResultsJson.read(results);
-    } catch (NoSuchFileException e) {
-      throw new UsageException("no such file: " + results);
     } catch (JacksonException e) {
       throw new UsageException(results + " is not a fairbench results file: " + e.getOriginalMessage());
     }

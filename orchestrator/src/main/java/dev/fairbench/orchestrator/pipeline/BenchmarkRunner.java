@@ -75,6 +75,7 @@ public final class BenchmarkRunner {
   }
 
   public ResultsDocument run(List<Selection> selections) throws InterruptedException {
+    save(Optional.empty()); // the environment is on disk before the first server starts
     int index = 0;
     for (Selection selection : selections) {
       listener.entryStarted(selection.id(), ++index, selections.size());

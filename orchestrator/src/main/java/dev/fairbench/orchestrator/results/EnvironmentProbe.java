@@ -69,7 +69,7 @@ public final class EnvironmentProbe {
   }
 
   public static boolean gitDirty(Path root) {
-    return Commands.output(List.of("git", "-C", root.toString(), "status", "--porcelain", "--untracked-files=no"),
+    return Commands.output(List.of("git", "--no-optional-locks", "-C", root.toString(), "status", "--porcelain", "--untracked-files=no"),
         root, COMMAND_TIMEOUT).map(out -> !out.isBlank()).orElse(false);
   }
 

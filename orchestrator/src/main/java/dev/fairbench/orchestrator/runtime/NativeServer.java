@@ -70,28 +70,28 @@ final class NativeServer implements RunningServer {
 
   @Override
   public ThreadSample sampleThreads() {
-    return new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids()));
+    Set<Long> pids = pids();
+    return new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids), ProcFs.processTicks(pids));
   }
 
   @Override
   public WorkerObservation observeWorkers(ThreadSample since) {
     Set<Long> pids = pids();
-    ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids));
-    Map<String, Long> deltas = new HashMap<>();
-    for (var thread : now.cpuTicks().entrySet()) {
-      deltas.put(thread.getKey(), thread.getValue() - since.cpuTicks().getOrDefault(thread.getKey(), 0L));
-    }
-    long total = deltas.values().stream().mapToLong(Long::longValue).sum();
+    ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids), ProcFs.processTicks(pids));
+    Map<String, Long> threadDeltas = new HashMap<>();
+    now.cpuTicks().forEach((thread, ticks) -> threadDeltas.put(thread, ticks - since.cpuTicks().getOrDefault(thread, 0L)));
+    Map<Long, Long> processDeltas = new HashMap<>();
+    now.processTicks().forEach((pid, ticks) -> processDeltas.put(pid, ticks - since.processTicks().getOrDefault(pid, 0L)));
+    // Relative to the CPU the whole server used, processes counted with their exited threads.
+    long total = processDeltas.values().stream().mapToLong(Long::longValue).sum();
     double busyTicks = Math.max(1, WorkerObservation.BUSY_SHARE * total);
-    int busyThreads = (int) deltas.values().stream().filter(t -> t >= busyTicks).count();
-    Map<String, Long> ticksPerProcess = new HashMap<>();
-    deltas.forEach((thread, delta) -> ticksPerProcess.merge(thread.substring(0, thread.indexOf('/')), delta, Long::sum));
-    int busyProcesses = (int) ticksPerProcess.values().stream().filter(t -> t >= busyTicks).count();
+    int busyThreads = (int) threadDeltas.values().stream().filter(t -> t >= busyTicks).count();
+    int busyProcesses = (int) processDeltas.values().stream().filter(t -> t >= busyTicks).count();
     Set<String> inodes = ProcFs.listeningInodes(port);
     int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();
     int observed = variant.workersModel() == WorkersModel.PROCESSES ? busyProcesses : busyThreads;
     return new WorkerObservation(variant.workersModel().wireName(), limits.workers(), observed, pids.size(), listening,
-        now.cpuTicks().size(), busyThreads, observed == limits.workers());
+        Math.max(now.cpuTicks().size(), since.cpuTicks().size()), busyThreads, observed == limits.workers());
   }
 
   @Override

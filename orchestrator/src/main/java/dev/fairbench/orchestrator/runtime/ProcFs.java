@@ -67,6 +67,15 @@ public final class ProcFs {
     return ticks;
   }
 
+  /** pid → utime+stime of each process (its exited threads included). */
+  public static Map<Long, Long> processTicks(Set<Long> pids) {
+    Map<Long, Long> ticks = new HashMap<>();
+    for (long pid : pids) {
+      cpuTicks(PROC.resolve(pid + "/stat")).ifPresent(t -> ticks.put(pid, t));
+    }
+    return ticks;
+  }
+
   /** Sum of utime+stime+cutime+cstime of the processes, for when no cgroup counts CPU. */
   public static double cpuSeconds(Set<Long> pids, long ticksPerSecond) {
     long total = 0;

@@ -1,0 +1,129 @@
+package dev.fairbench.orchestrator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.TestEntries;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CliTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  @TempDir Path temp;
+
+  private int execute(String... args) {
+    CommandLine cli = FairbenchCommand.newCommandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  @Test
+  void everyCommandHasHelp() {
+    for (String command : new String[] {"list", "conformance", "run", "report"}) {
+      assertThat(execute(command, "--help")).as(command).isEqualTo(ExitCodes.OK);
+    }
+    assertThat(out.toString())
+        .contains("Usage: fairbench list").contains("Usage: fairbench conformance")
+        .contains("Usage: fairbench run").contains("Usage: fairbench report")
+        .contains("--server-cpus").contains("--endpoints").contains("--impls");
+  }
+
+  @Test
+  void noCommandPrintsUsageAndIsAUsageError() {
+    assertThat(execute()).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("Usage: fairbench").contains("conformance").contains("run");
+  }
+
+  @Test
+  void anUnknownOptionIsAUsageError() {
+    assertThat(execute("run", "--durration", "5s")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--durration");
+  }
+
+  @Test
+  void listShowsEachEntryAvailableOrWhyNot() {
+    assertThat(execute("list", "--impls", TestEntries.impls().toString())).isEqualTo(ExitCodes.OK);
+    String listing = out.toString();
+    assertThat(listing).containsPattern("tiny-python:stdlib\\s+Python\\s+http.server stdlib\\s+processes\\s+available");
+    assertThat(listing).contains("missing-tool").contains("unavailable: missing tool fairbench-no-such-tool");
+    assertThat(listing).contains("unavailable: manifest error:").contains("bad-manifest/fairbench.toml")
+        .contains("start.comand");
+    assertThat(listing).containsPattern("\\d of 6 available with the native runtime \\(limits: ");
+  }
+
+  @Test
+  void listOfAMissingFolderIsAUsageError() {
+    assertThat(execute("list", "--impls", temp.resolve("nope").toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("does not exist");
+  }
+
+  @Test
+  void anUnknownEntryIsAUsageErrorListingTheKnownOnes() {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "nginx")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("unknown entry nginx").contains("known: ").contains("tiny-python:stdlib");
+
+    assertThat(execute("conformance", "--impls", TestEntries.impls().toString(), "tiny-python:pypy"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("tiny-python:pypy");
+  }
+
+  @Test
+  void overlappingCpuSetsAreAUsageError() {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--server-cpus", "0", "--client-cpus", "0"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("disjoint");
+  }
+
+  @Test
+  void badDurationsAreUsageErrors() {
+    assertThat(execute("run", "--duration", "fast")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("not a duration");
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--duration", "500ms"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("at least 1s");
+  }
+
+  @Test
+  void conformanceTakesAUrlOrEntriesNotBoth() {
+    assertThat(execute("conformance", "--url", "http://127.0.0.1:1", "tiny-python")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("either --url or entries");
+  }
+
+  @Test
+  void conformanceRejectsANonHttpUrl() {
+    assertThat(execute("conformance", "--url", "ftp://127.0.0.1/")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("absolute http:// URL");
+  }
+
+  @Test
+  void conformanceAgainstNothingListeningIsUnreachable() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    Path json = temp.resolve("report.json");
+
+    assertThat(execute("conformance", "--url", "http://127.0.0.1:" + port, "--json", json.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("cannot reach http://127.0.0.1:" + port);
+    assertThat(json).doesNotExist();
+  }
+
+  @Test
+  void reportOfAMissingOrForeignFileIsAUsageError() throws Exception {
+    assertThat(execute("report", temp.resolve("missing.json").toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("no such file");
+
+    Path foreign = Files.writeString(temp.resolve("foreign.json"), "[1, 2]");
+    assertThat(execute("report", foreign.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("not a fairbench results file");
+  }
+}

@@ -1,0 +1,43 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.TestEntries;
+import dev.fairbench.orchestrator.cli.ExitCodes;
+import dev.fairbench.orchestrator.cli.FairbenchCommand;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The whole pipeline on the repository's java-reference entry, with 1-second runs. */
+class JavaReferenceIntegrationTest {
+  @TempDir Path output;
+
+  @Test
+  void javaReferenceIsBuiltCheckedMeasuredAndReported() throws Exception {
+    Path impls = TestEntries.repositoryRoot().resolve("impls");
+    assertThat(impls.resolve("java-reference/fairbench.toml")).exists();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = FairbenchCommand.newCommandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+
+    int exit = cli.execute("run", "--impls", impls.toString(), "java-reference", "--duration", "1s", "--runs", "1",
+        "--warmup", "1s", "--output", output.toString());
+
+    assertThat(exit).as(err.toString()).isEqualTo(ExitCodes.OK);
+    ResultsDocument results = ResultsJson.read(output.resolve("results.json"));
+    PipelineAssertions.environmentIsComplete(results.environment());
+    assertThat(results.entries()).hasSize(1);
+    PipelineAssertions.isFullyMeasured(results.entries().getFirst(), 4);
+    assertThat(results.entries().getFirst().workersModel()).isEqualTo("threads");
+    assertThat(Files.readString(output.resolve("report.md"))).contains("| java-reference (Java) |");
+  }
+}

@@ -1,0 +1,121 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.TestEntries;
+import dev.fairbench.orchestrator.cli.ExitCodes;
+import dev.fairbench.orchestrator.cli.FairbenchCommand;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The whole pipeline on the fixture entries of src/test/resources/impls: a conformant Python
+ * server is built, started, checked, measured and reported, while entries that fail to build, exit
+ * at start, FAIL conformance, lack a tool or have a broken manifest are recorded with their reason.
+ */
+class PipelineIntegrationTest {
+  @TempDir static Path output;
+  static int exitCode;
+  static String stdout;
+  static String stderr;
+  static ResultsDocument results;
+  static Map<String, EntryResult> entries;
+
+  @BeforeAll
+  static void runEverything() throws Exception {
+    assertThat(TestEntries.onPath("wrk")).as("wrk must be installed (apt-get install -y wrk)").isTrue();
+    assertThat(TestEntries.onPath("python3")).as("python3 runs the fixture server").isTrue();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = FairbenchCommand.newCommandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    exitCode = cli.execute("run", "--impls", TestEntries.impls().toString(), "--duration", "1s", "--runs", "2",
+        "--warmup", "1s", "--output", output.resolve("run").toString());
+    stdout = out.toString();
+    stderr = err.toString();
+    results = ResultsJson.read(output.resolve("run/results.json"));
+    entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
+  }
+
+  @Test
+  void aFailedEntryMakesTheRunExitWith1AndSaysWhereTheResultsAre() {
+    assertThat(exitCode).as(stderr).isEqualTo(ExitCodes.FAILED);
+    assertThat(stdout).contains("Measured 1 of 6 entries.")
+        .contains("Results: " + output.resolve("run/results.json"))
+        .contains("Report:  " + output.resolve("run/report.md"));
+    assertThat(stderr).contains("[1/6]").contains("[6/6]").contains("run 2/2");
+  }
+
+  @Test
+  void theConformantEntryIsMeasuredWithEveryFieldFilled() {
+    PipelineAssertions.environmentIsComplete(results.environment());
+    PipelineAssertions.isFullyMeasured(entries.get("tiny-python:stdlib"), 4);
+  }
+
+  @Test
+  void aConformanceFailIsNotBenchmarked() {
+    EntryResult wrong = entries.get("tiny-python:wrong-json");
+    assertThat(wrong.status()).isEqualTo(EntryStatus.CONFORMANCE_FAILED);
+    assertThat(wrong.reason()).contains("2.3").contains("not benchmarked");
+    assertThat(wrong.conformance().failed()).anyMatch(f -> f.startsWith("2.3"));
+    assertThat(wrong.cells()).isEmpty();
+    assertThat(output.resolve("run").resolve(wrong.conformance().report())).exists();
+  }
+
+  @Test
+  void aFailedBuildIsRecordedWithItsLog() {
+    EntryResult broken = entries.get("broken-build");
+    assertThat(broken.status()).isEqualTo(EntryStatus.BUILD_FAILED);
+    assertThat(broken.reason()).contains("exited with 3").contains("broken-build.build.log");
+    assertThat(broken.logTail()).contains("main.c:3: error: expected ; before }");
+  }
+
+  @Test
+  void anEntryThatExitsAtStartIsRecordedWithItsLog() {
+    EntryResult exits = entries.get("exits-at-start");
+    assertThat(exits.status()).isEqualTo(EntryStatus.EXITED_AT_START);
+    assertThat(exits.reason()).contains("exited with code 4");
+    assertThat(exits.logTail()).contains("config.yml not found");
+  }
+
+  @Test
+  void unavailableEntriesSayWhy() {
+    assertThat(entries.get("missing-tool").status()).isEqualTo(EntryStatus.UNAVAILABLE);
+    assertThat(entries.get("missing-tool").reason()).isEqualTo("missing tool fairbench-no-such-tool");
+    assertThat(entries.get("bad-manifest").status()).isEqualTo(EntryStatus.UNAVAILABLE);
+    assertThat(entries.get("bad-manifest").reason()).contains("manifest error").contains("start.comand");
+  }
+
+  @Test
+  void theReportHasTheThroughputTableTheFailuresAndTheEnvironment() throws Exception {
+    String report = Files.readString(output.resolve("run/report.md"));
+    assertThat(report).contains("| Entry | Plaintext | JSON | Params | Validate (POST) |")
+        .containsPattern("\\| tiny-python:stdlib \\(Python\\) \\| [0-9,]+")
+        .contains("| broken-build | build-failed |")
+        .contains("| exits-at-start | exited-at-start |")
+        .contains("| tiny-python:wrong-json | conformance-failed |")
+        .contains("| missing-tool | unavailable | missing tool fairbench-no-such-tool |")
+        .contains("## Environment")
+        .contains("server CPU-µs/req");
+  }
+
+  @Test
+  void noServerIsLeftRunning() {
+    assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive))
+        .as("processes the run started").isEmpty();
+  }
+}

@@ -6,6 +6,8 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.Socket;
@@ -107,8 +109,7 @@ public final class RawHttp {
 
   private RawResponse exchange(byte[] request, boolean halfClose, boolean readBody) throws IOException {
     int millis = Math.toIntExact(timeout.toMillis());
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(host, port), millis);
+    try (Socket socket = connect(millis)) {
       socket.setSoTimeout(millis);
       OutputStream out = socket.getOutputStream();
       Thread writer = Thread.ofVirtual().name("raw-http-writer").start(() -> {
@@ -129,6 +130,26 @@ public final class RawHttp {
         joinQuietly(writer);
       }
     }
+  }
+
+  /** Connects to the first address of the host that accepts, as OkHttp does ("localhost" may be ::1 and 127.0.0.1). */
+  private Socket connect(int millis) throws IOException {
+    IOException failure = null;
+    for (InetAddress address : InetAddress.getAllByName(host)) {
+      Socket socket = new Socket();
+      try {
+        socket.connect(new InetSocketAddress(address, port), millis);
+        return socket;
+      } catch (IOException e) {
+        socket.close();
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    throw failure != null ? failure : new ConnectException("no address for " + host);
   }
 
   static RawResponse read(InputStream raw, boolean readBody) throws IOException {

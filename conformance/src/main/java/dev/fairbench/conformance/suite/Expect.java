@@ -42,8 +42,8 @@ final class Expect {
         .as("%s: an error response must be application/json (9.1), got %s", ex.request(), ex.summary())
         .isEqualTo("application/json");
     JsonNode body = jsonIn(ex, "an error response");
-    assertThat(body.isObject() && body.path("error").isTextual())
-        .as("%s: an error response must be a JSON object with a string \"error\" (9.1), got %s",
+    assertThat(body.isObject() && body.path("error").isTextual() && !body.path("error").asText().isBlank())
+        .as("%s: an error response must be a JSON object with a non-empty string \"error\" (9.1), got %s",
             ex.request(), ex.summary())
         .isTrue();
   }

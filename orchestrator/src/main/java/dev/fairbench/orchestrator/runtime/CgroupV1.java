@@ -51,6 +51,18 @@ public final class CgroupV1 implements LimitsBackend {
   }
 
   @Override
+  public void sweepStale() {
+    try (var groups = Files.list(memory)) {
+      for (Path group : groups.filter(Files::isDirectory).filter(LimitsBackend::ownerGone).toList()) {
+        String name = group.getFileName().toString();
+        LimitsBackend.killAndRemove(List.of(memory.resolve(name), cpuset.resolve(name), cpuacct.resolve(name)));
+      }
+    } catch (IOException e) {
+      // nothing to sweep
+    }
+  }
+
+  @Override
   public Group create(String name, Limits limits) throws IOException {
     Path cpusetGroup = makeDir(cpuset.resolve(name));
     Path memoryGroup = makeDir(memory.resolve(name));

@@ -42,6 +42,17 @@ public final class CgroupV2 implements LimitsBackend {
   }
 
   @Override
+  public void sweepStale() {
+    try (var groups = Files.list(parent)) {
+      for (Path group : groups.filter(Files::isDirectory).filter(LimitsBackend::ownerGone).toList()) {
+        LimitsBackend.killAndRemove(List.of(group));
+      }
+    } catch (IOException e) {
+      // nothing to sweep
+    }
+  }
+
+  @Override
   public Group create(String name, Limits limits) throws IOException {
     Path group = Files.createDirectories(parent.resolve(name));
     try {

@@ -20,6 +20,12 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
   /** Why a better mode was not used; empty when cgroups are in use. */
   String note();
 
+  /**
+   * Kills what is left in the groups of orchestrators that died without cleaning up (kill -9) and
+   * removes those groups. Group names start with the owning orchestrator's pid.
+   */
+  default void sweepStale() {}
+
   /** Prepares a group for one server; {@code name} is unique per server. */
   Group create(String name, Limits limits) throws IOException;
 
@@ -60,6 +66,38 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
       notes.append("no cgroup hierarchy found under ").append(CGROUP_ROOT);
     }
     return new TasksetOnly(notes + "; CPUs pinned with taskset, memory NOT limited");
+  }
+
+  /** Whether a group named "<pid>-..." belongs to an orchestrator that is gone. */
+  static boolean ownerGone(Path group) {
+    String name = group.getFileName().toString();
+    int dash = name.indexOf('-');
+    try {
+      long owner = Long.parseLong(dash < 0 ? name : name.substring(0, dash));
+      return owner != ProcessHandle.current().pid() && ProcessHandle.of(owner).map(p -> !p.isAlive()).orElse(true);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** SIGKILL to every process listed in the cgroup.procs files, then remove the group folders. */
+  static void killAndRemove(List<Path> groups) {
+    for (int attempt = 0; attempt < 20; attempt++) {
+      Set<Long> pids = new java.util.HashSet<>();
+      groups.forEach(g -> pids.addAll(ProcFs.readPids(g.resolve("cgroup.procs"))));
+      if (pids.isEmpty()) {
+        break;
+      }
+      pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+      Commands.sleep(100);
+    }
+    for (Path group : groups) {
+      try {
+        Files.deleteIfExists(group);
+      } catch (IOException e) {
+        // still busy; the next sweep tries again
+      }
+    }
   }
 
   /** A shell prelude that moves the shell into each cgroup.procs file, then replaces itself with the command. */

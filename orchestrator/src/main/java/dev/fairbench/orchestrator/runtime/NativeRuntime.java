@@ -57,6 +57,7 @@ public final class NativeRuntime implements ServerRuntime {
   private LimitsBackend backend() {
     if (backend == null) {
       backend = LimitsBackend.detect();
+      backend.sweepStale();
     }
     return backend;
   }

@@ -13,13 +13,13 @@ defmodule BenchWeb.MethodNotAllowed do
 
   @impl true
   def call(conn, allow) do
+    message = "#{BenchWeb.ErrorJSON.request_line(conn)} is not allowed, use #{allow}"
+
     conn
     |> put_resp_header("allow", allow)
     |> put_status(:method_not_allowed)
     |> put_format("json")
     |> put_view(json: BenchWeb.ErrorJSON)
-    |> render(:"405",
-      message: "#{conn.method} is not allowed on #{conn.request_path}, use #{allow}"
-    )
+    |> render(:"405", message: message)
   end
 end

@@ -146,5 +146,10 @@ defmodule BenchWeb.BenchControllerTest do
     test "an unknown path answers 404 JSON", %{conn: conn} do
       assert %{"error" => _} = json_response(get(conn, "/nope"), 404)
     end
+
+    test "a raw path that is not UTF-8 still gets a JSON error" do
+      assert json_response(get(build_conn(), "/n\xFFpe"), 404)["error"] =~ "/n%FFpe"
+      assert json_response(put(build_conn(), "/user/\xFF"), 405)["error"] =~ "/user/%FF"
+    end
   end
 end

@@ -117,14 +117,16 @@ fn default_catcher(status: Status, _req: &Request<'_>) -> ApiError {
     api_error(status, status.reason_lossy())
 }
 
-/// Rocket's own figment (defaults, `Rocket.toml`, `ROCKET_*`) with the contract's defaults and
-/// its `HOST`, `PORT` and `WORKERS` variables on top. A `(key, value)` tuple is a global
+/// Rocket's own figment (defaults, `Rocket.toml`, `ROCKET_*`) with the contract's defaults
+/// (the JSON limit is Rocket's default too, stated because the contract depends on it) and its
+/// `HOST`, `PORT` and `WORKERS` variables on top. A `(key, value)` tuple is a global
 /// override in figment, so only `log_level` is one.
 fn figment() -> Figment {
     Config::figment()
         .merge(Serialized::default("address", "0.0.0.0"))
         .merge(Serialized::default("port", 8080))
         .merge(Serialized::default("workers", 1))
+        .merge(Serialized::default("limits.json", "1 MiB"))
         .merge(
             Env::raw()
                 .only(&["HOST", "PORT", "WORKERS"])
@@ -144,7 +146,8 @@ fn main() -> ExitCode {
     let config: Config = match figment.extract() {
         Ok(config) => config,
         Err(e) => {
-            eprintln!("invalid configuration: {e}");
+            // figment names HOST by the key it maps to, ADDRESS.
+            eprintln!("invalid configuration (HOST is Rocket's address): {e}");
             return ExitCode::FAILURE;
         }
     };

@@ -1,0 +1,116 @@
+"""The entry's departures from BlackSheep's defaults, in both JSON configurations, through the
+ASGI interface with BlackSheep's testing helpers; docs/SPEC.md is checked in full by the
+conformance suite."""
+
+import json
+import unittest
+
+import orjson
+from blacksheep.settings.json import default_json_dumps, json_settings
+from blacksheep.testing.helpers import get_example_scope
+from blacksheep.testing.messages import MockReceive, MockSend
+
+from app import MAX_BODY_SIZE, app, strict_loads
+from app_orjson import orjson_dumps
+
+JSON = [(b"content-type", b"application/json")]
+
+
+class StdlibJsonTest(unittest.IsolatedAsyncioTestCase):
+    loads = staticmethod(strict_loads)
+    dumps = staticmethod(default_json_dumps)
+
+    async def asyncSetUp(self) -> None:
+        json_settings.use(loads=self.loads, dumps=self.dumps)
+        if not app.started:
+            await app.start()
+
+    async def call(self, method: str, path: str, chunks=(b"",), headers=()) -> tuple[int, dict, bytes]:
+        send = MockSend()
+        await app(get_example_scope(method, path, list(headers)), MockReceive(list(chunks)), send)
+        start, *body = send.messages
+        headers = {name.lower(): value for name, value in start["headers"]}
+        return start["status"], headers, b"".join(m.get("body", b"") for m in body)
+
+    async def post(self, body: bytes | str, headers=JSON) -> tuple[int, dict, bytes]:
+        body = body.encode() if isinstance(body, str) else body
+        length = [(b"content-length", str(len(body)).encode())]
+        return await self.call("POST", "/validate", [body], list(headers) + length)
+
+    def assert_error(self, answer: tuple[int, dict, bytes], status: int) -> None:
+        self.assertEqual(answer[0], status, answer[2])
+        self.assertEqual(answer[1][b"content-type"], b"application/json")
+        self.assertIsInstance(json.loads(answer[2])["error"], str)
+
+    async def test_valid_body_is_echoed(self) -> None:
+        status, _, body = await self.post('{"name":"  Zoë 😀 ","age":150,"extra":[1,{}]}')
+        self.assertEqual(status, 200)
+        self.assertEqual(json.loads(body), {"name": "  Zoë 😀 ", "age": 150, "valid": True})
+
+    async def test_invalid_fields_are_400(self) -> None:
+        for body in ('{"name":"a","age":"30"}', '{"name":"a","age":true}', '{"name":"a","age":false}',
+                     '{"name":"a","age":30.5}', '{"name":"a","age":151}', '{"name":"a","age":1e400}',
+                     '{"name":"a","age":99999999999999999999}', '{"name":"","age":1}', '{"NAME":"a","AGE":1}',
+                     "null", "[]", "42", ""):
+            with self.subTest(body=body):
+                self.assert_error(await self.post(body), 400)
+
+    async def test_integral_floats_are_integers(self) -> None:
+        for body, age in (('{"name":"a","age":30.0}', 30), ('{"name":"a","age":1.5e2}', 150)):
+            with self.subTest(body=body):
+                status, _, answer = await self.post(body)
+                self.assertEqual(status, 200, answer)
+                self.assertEqual(answer.replace(b" ", b"").count(b'"age":%d,' % age), 1)
+        self.assert_error(await self.post('{"name":"a","age":151.0}'), 400)
+
+    async def test_strict_json(self) -> None:
+        for body in ('{"name":"a","age":NaN}', '{"name":"a","age":1,"x":-Infinity}', "[" * 100_000,
+                     '{"name":"a","age":1} x', '{"name":"a\x01","age":1}'):
+            with self.subTest(body=body[:40]):
+                self.assert_error(await self.post(body), 400)
+        self.assert_error(await self.post(b'{"name":"\xff","age":1}'), 400)
+        self.assert_error(await self.post('{"name":"a","age":1}'.encode("utf-16")), 400)
+
+    async def test_media_type(self) -> None:
+        ok = '{"name":"a","age":1}'
+        status, _, _ = await self.post(ok, [(b"content-type", b"Application/JSON; charset=utf-8")])
+        self.assertEqual(status, 200)
+        for headers in ([(b"content-type", b"text/plain")], [(b"content-type", b"application/jsonx")], []):
+            with self.subTest(headers=headers):
+                self.assert_error(await self.post(ok, headers), 415)
+
+    async def test_body_limit(self) -> None:
+        padding = MAX_BODY_SIZE - len('{"name":"","age":1}')
+        exact = '{"name":"' + "a" * padding + '","age":1}'
+        self.assertEqual(len(exact), MAX_BODY_SIZE)
+        self.assertEqual((await self.post(exact))[0], 200)
+        self.assert_error(await self.post(exact + " "), 413)
+
+    async def test_declared_length_over_limit_is_refused_before_reading(self) -> None:
+        headers = JSON + [(b"content-length", str(MAX_BODY_SIZE + 1).encode())]
+        receive = MockReceive([{"type": "http.disconnect"}])  # reading the body would fail
+        send = MockSend()
+        await app(get_example_scope("POST", "/validate", headers), receive, send)
+        self.assertEqual(send.messages[0]["status"], 413)
+
+    async def test_chunked_body_over_limit(self) -> None:
+        chunks = [b" " * 65536] * (MAX_BODY_SIZE // 65536 + 1)
+        self.assert_error(await self.call("POST", "/validate", chunks, JSON), 413)
+
+    async def test_routing_errors_are_json(self) -> None:
+        for method, path, status in (("GET", "/nope", 404), ("GET", "/user/", 404), ("GET", "/user/a/b", 404),
+                                     ("POST", "/plaintext", 405), ("GET", "/validate", 405)):
+            with self.subTest(method=method, path=path):
+                self.assert_error(await self.call(method, path), status)
+        _, headers, _ = await self.call("DELETE", "/json")
+        self.assertEqual(headers[b"allow"], b"GET")
+
+
+class OrjsonTest(StdlibJsonTest):
+    loads = staticmethod(orjson.loads)
+    dumps = staticmethod(orjson_dumps)
+
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -38,6 +39,7 @@ public final class HttpTarget implements AutoCloseable {
   // remaining check a full timeout.
   private volatile String silentSince;
   private volatile long nextProbeNanos;
+  private final List<String> serverErrors = new CopyOnWriteArrayList<>();
 
   public HttpTarget(URI base) {
     this.base = base;
@@ -123,7 +125,7 @@ public final class HttpTarget implements AutoCloseable {
     }
     try (Response response = client.newCall(request.build()).execute()) {
       byte[] bytes = response.body() == null ? new byte[0] : response.body().bytes();
-      return new Exchange(description, response.code(), response.headers().toMultimap(), bytes);
+      return recorded(new Exchange(description, response.code(), response.headers().toMultimap(), bytes));
     } catch (IOException e) {
       throw noAnswer(description, e);
     }
@@ -133,10 +135,22 @@ public final class HttpTarget implements AutoCloseable {
   public Exchange sendRaw(String description, byte[] request) {
     requireResponsive(description);
     try {
-      return raw().exchange(request).toExchange(description);
+      return recorded(raw().exchange(request).toExchange(description));
     } catch (IOException e) {
       throw noAnswer(description, e);
     }
+  }
+
+  /** Every exchange so far, through {@link #send} or {@link #sendRaw}, that was answered with a 5xx. */
+  public List<String> serverErrors() {
+    return List.copyOf(serverErrors);
+  }
+
+  private Exchange recorded(Exchange exchange) {
+    if (exchange.status() >= 500) {
+      serverErrors.add(exchange.request() + ": got " + exchange.summary());
+    }
+    return exchange;
   }
 
   /** POST with a Content-Length body over a raw socket, for bodies the server may stop reading. */

@@ -1,5 +1,7 @@
 package dev.fairbench.conformance.suite;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.fairbench.conformance.http.HttpTarget;
 import dev.fairbench.conformance.http.NoResponseException;
 import dev.fairbench.conformance.http.RawHttp;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -195,6 +198,19 @@ class RobustnessTest {
 
   @Test
   @Order(3)
+  @Clause("12.1")
+  @DisplayName("no request of the whole suite yielded a 5xx")
+  void noEarlierCheckGotA5xx() {
+    List<String> errors = server.serverErrors();
+    assertThat(errors)
+        .as("%d requests of the suite were answered with a 5xx: %s", errors.size(),
+            String.join("; ", errors.subList(0, Math.min(errors.size(), 5)))
+                + (errors.size() > 5 ? "; and " + (errors.size() - 5) + " more" : ""))
+        .isEmpty();
+  }
+
+  @Test
+  @Order(4)
   @Clause("12.2")
   @DisplayName("at the end of the suite the server still answers GET /plaintext")
   void serverStillAnswersAtTheEnd() {

@@ -42,7 +42,9 @@ class RawHttpTest {
 
   /** Accepts one connection, reads the request head, runs the script, and records what was read. */
   private void serve(Script script) {
-    received = CompletableFuture.supplyAsync(() -> {
+    // A thread of its own: scripts sleep, and a shared pool could leave the next test unserved.
+    received = new CompletableFuture<>();
+    Thread.ofVirtual().start(() -> {
       try (Socket socket = listener.accept()) {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         InputStream in = socket.getInputStream();
@@ -54,9 +56,9 @@ class RawHttpTest {
           head.write(b);
         }
         script.run(socket);
-        return head.toByteArray();
+        received.complete(head.toByteArray());
       } catch (IOException e) {
-        throw new RuntimeException(e);
+        received.completeExceptionally(e);
       }
     });
   }

@@ -68,6 +68,14 @@ class ConformanceSuiteTest {
   }
 
   @Test
+  void aBaseUrlWithAPathJudgesTheServerBelowIt() throws Exception {
+    try (FaultyServer server = FaultyServer.correctUnder("/api/v1")) {
+      SuiteReport report = ConformanceSuite.run(server.url());
+      assertThat(report.overall()).as(ConformanceReports.table(report)).isEqualTo(Verdict.PASS);
+    }
+  }
+
+  @Test
   void aBaseUrlByHostNameWithATrailingSlashWorks() throws Exception {
     try (FaultyServer server = FaultyServer.correct()) {
       // "localhost" may resolve to ::1 first while the server listens on 127.0.0.1 only.

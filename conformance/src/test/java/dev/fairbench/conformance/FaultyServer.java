@@ -100,13 +100,15 @@ final class FaultyServer implements AutoCloseable {
   }
 
   private final Set<Deviation> deviations;
+  private final String prefix;
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final JsonMapper mapper;
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile boolean hung;
 
-  private FaultyServer(Set<Deviation> deviations) throws IOException {
+  private FaultyServer(String prefix, Set<Deviation> deviations) throws IOException {
+    this.prefix = prefix;
     this.deviations = deviations.isEmpty() ? EnumSet.noneOf(Deviation.class) : EnumSet.copyOf(deviations);
     JsonMapper.Builder json = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     if (!has(Deviation.ACCEPTS_TRAILING_GARBAGE)) {
@@ -123,15 +125,20 @@ final class FaultyServer implements AutoCloseable {
   }
 
   static FaultyServer correct() throws IOException {
-    return new FaultyServer(Set.of());
+    return new FaultyServer("", Set.of());
+  }
+
+  /** A correct server whose paths all sit below a prefix such as {@code /api}. */
+  static FaultyServer correctUnder(String prefix) throws IOException {
+    return new FaultyServer(prefix, Set.of());
   }
 
   static FaultyServer with(Deviation deviation) throws IOException {
-    return new FaultyServer(Set.of(deviation));
+    return new FaultyServer("", Set.of(deviation));
   }
 
   URI url() {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + prefix);
   }
 
   @Override
@@ -155,6 +162,11 @@ final class FaultyServer implements AutoCloseable {
         exchange.getResponseHeaders().set("Connection", "close");
       }
       String path = exchange.getRequestURI().getRawPath();
+      if (!path.startsWith(prefix + "/")) {
+        error(exchange, 404, "no such path: " + path);
+        return;
+      }
+      path = path.substring(prefix.length());
       String method = exchange.getRequestMethod();
       switch (path) {
         case "/plaintext" -> {

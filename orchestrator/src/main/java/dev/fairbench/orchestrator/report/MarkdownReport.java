@@ -166,7 +166,8 @@ public final class MarkdownReport {
       return "";
     }
     return w.observed() + " of " + w.requested() + " " + w.model() + " (" + w.processes() + " proc, "
-        + w.listeningProcesses() + " listening, " + w.threads() + " threads)";
+        + w.listeningProcesses() + " listening, " + w.threads() + " threads)"
+        + (w.busy().isEmpty() ? "" : "; busy: " + String.join(", ", w.busy()));
   }
 
   private static String seconds(double value) {

@@ -8,6 +8,8 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -87,11 +89,16 @@ final class NativeServer implements RunningServer {
     double busyTicks = Math.max(1, WorkerObservation.BUSY_SHARE * total);
     int busyThreads = (int) threadDeltas.values().stream().filter(t -> t >= busyTicks).count();
     int busyProcesses = (int) processDeltas.values().stream().filter(t -> t >= busyTicks).count();
+    List<String> busy = threadDeltas.entrySet().stream()
+        .filter(t -> t.getValue() >= busyTicks)
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .map(t -> String.format(Locale.ROOT, "%s (%.0f%%)", ProcFs.threadName(t.getKey()), 100.0 * t.getValue() / total))
+        .toList();
     Set<String> inodes = ProcFs.listeningInodes(port);
     int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();
     int observed = variant.workersModel() == WorkersModel.PROCESSES ? busyProcesses : busyThreads;
     return new WorkerObservation(variant.workersModel().wireName(), limits.workers(), observed, pids.size(), listening,
-        Math.max(now.cpuTicks().size(), since.cpuTicks().size()), busyThreads, observed == limits.workers());
+        Math.max(now.cpuTicks().size(), since.cpuTicks().size()), busyThreads, observed == limits.workers(), busy);
   }
 
   @Override

@@ -76,6 +76,15 @@ public final class ProcFs {
     return ticks;
   }
 
+  /** The name of a thread ("pid/tid"), as the kernel shows it (at most 15 characters). */
+  public static String threadName(String thread) {
+    try {
+      return Files.readString(PROC.resolve(thread.replace("/", "/task/") + "/comm")).trim();
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
   /** Sum of utime+stime+cutime+cstime of the processes, for when no cgroup counts CPU. */
   public static double cpuSeconds(Set<Long> pids, long ticksPerSecond) {
     long total = 0;

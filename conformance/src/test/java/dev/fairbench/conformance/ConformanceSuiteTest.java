@@ -46,6 +46,17 @@ class ConformanceSuiteTest {
   }
 
   @Test
+  void aServerThatNeverAnswersIsUnreachableAfterFiveSeconds() throws Exception {
+    // Never accepted: the kernel completes the handshake from the backlog, and nothing answers.
+    try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      URI url = URI.create("http://127.0.0.1:" + listener.getLocalPort());
+      assertThatThrownBy(() -> ConformanceSuite.run(url))
+          .isInstanceOf(UnreachableServerException.class)
+          .hasMessage("cannot reach " + url + ": no HTTP answer to GET /plaintext within 5 s");
+    }
+  }
+
+  @Test
   void aUrlThatIsNotHttpIsRejectedBeforeAnyRequest() {
     assertThatThrownBy(() -> ConformanceSuite.run(URI.create("ftp://127.0.0.1:21")))
         .isInstanceOf(IllegalArgumentException.class)

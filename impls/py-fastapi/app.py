@@ -60,7 +60,8 @@ class StrictJSONRoute(APIRoute):
         return strict_json_handler
 
 
-def require_json_media_type(request: Request) -> None:
+# async: a plain def dependency would run in the thread pool on every request.
+async def require_json_media_type(request: Request) -> None:
     media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media_type != "application/json":
         raise HTTPException(status_code=415, detail="Content-Type must be application/json")

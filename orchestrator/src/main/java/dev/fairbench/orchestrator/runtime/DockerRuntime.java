@@ -1,0 +1,385 @@
+package dev.fairbench.orchestrator.runtime;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.BuildImageResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.DockerClientException;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.model.BuildResponseItem;
+import com.github.dockerjava.api.model.HostConfig;
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.ContainerLaunchException;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.startupcheck.StartupCheckStrategy;
+
+/**
+ * Builds an entry's image from its Dockerfile and runs it in a container on the host network,
+ * confined to the server's CPU set and memory limit, with HOST=127.0.0.1, PORT and WORKERS set.
+ * The only class that talks to Docker (through Testcontainers). See docs/DOCKER.md.
+ *
+ * <p>The engine runs without a bridge network on fairbench machines, so Testcontainers must be
+ * started with {@code TESTCONTAINERS_RYUK_DISABLED=true} (Ryuk's image cannot be pulled) and
+ * {@code TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1} (otherwise it looks for the bridge's gateway and
+ * fails with "network bridge not found"). Testcontainers reads both from the process environment
+ * only, so the launcher must export them; {@link #availability} says so when they are missing.
+ */
+public final class DockerRuntime implements ServerRuntime {
+  /** Labels on every image and container this runtime makes, to find leftovers. */
+  public static final String LABEL = "dev.fairbench";
+  public static final String LABEL_ENTRY = "dev.fairbench.entry";
+  public static final String LABEL_VARIANT = "dev.fairbench.variant";
+  public static final String LABEL_RUN = "dev.fairbench.run";
+  /** Set on base images made by docker/make-base-images, and inherited by images built on them. */
+  public static final String LABEL_OFFLINE_BASE = "dev.fairbench.offline-base.substitutes";
+
+  static final Map<String, String> REQUIRED_ENV =
+      Map.of("TESTCONTAINERS_RYUK_DISABLED", "true", "TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1");
+
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
+  private static final int TAIL_LINES = 20;
+  private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+  private final Path logDir;
+  private final String runId;
+
+  /** @param logDir where build and server logs go; @param runId labels the containers of this run */
+  public DockerRuntime(Path logDir, String runId) {
+    this.logDir = Objects.requireNonNull(logDir);
+    this.runId = Objects.requireNonNull(runId);
+  }
+
+  /** A runtime whose run id is the current time and this JVM's pid. */
+  public DockerRuntime(Path logDir) {
+    this(logDir, LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+        + "-" + ProcessHandle.current().pid());
+  }
+
+  @Override
+  public String name() {
+    return "docker";
+  }
+
+  @Override
+  public String limitsMode() {
+    return Files.exists(Path.of("/sys/fs/cgroup/cgroup.controllers")) ? "docker-cgroup-v2" : "docker-cgroup-v1";
+  }
+
+  /** The environment Testcontainers needs here that this process lacks, as "NAME=value" lines. */
+  static List<String> missingEnvironment(Map<String, String> env) {
+    return REQUIRED_ENV.entrySet().stream()
+        .filter(e -> !e.getValue().equalsIgnoreCase(env.getOrDefault(e.getKey(), "")))
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .sorted()
+        .toList();
+  }
+
+  @Override
+  public Availability availability(EntryVariant variant) {
+    Path dockerfile = variant.dir().resolve(variant.dockerfile());
+    if (!Files.isRegularFile(dockerfile)) {
+      return Availability.unavailable("no Dockerfile at " + dockerfile);
+    }
+    List<String> missing = missingEnvironment(System.getenv());
+    if (!missing.isEmpty()) {
+      return Availability.unavailable("the docker runtime needs " + String.join(" and ", missing)
+          + " in the environment (the ./fairbench launcher exports them; see docs/DOCKER.md)");
+    }
+    if (!DockerClientFactory.instance().isDockerAvailable()) {
+      return Availability.unavailable("no Docker engine answers; start one with scripts/docker-engine");
+    }
+    // The probe says whether the entry's dependencies can be had at all (e.g. hex.pm): that is
+    // true of an image build as much as of a native one.
+    if (!variant.availabilityProbe().isEmpty()) {
+      try {
+        Path out = Files.createTempFile("fairbench-probe", ".log");
+        try {
+          Commands.Outcome outcome =
+              Commands.run(variant.availabilityProbe(), variant.dir(), Map.of(), PROBE_TIMEOUT, out);
+          if (!outcome.succeeded()) {
+            String last = Commands.tail(out, 1);
+            return Availability.unavailable(
+                last.isEmpty() ? outcome.describe(variant.availabilityProbe(), PROBE_TIMEOUT) : last);
+          }
+        } finally {
+          Files.deleteIfExists(out);
+        }
+      } catch (IOException e) {
+        return Availability.unavailable("availability probe could not run: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Availability.unavailable("availability probe interrupted");
+      }
+    }
+    return Availability.ok();
+  }
+
+  @Override
+  public RunningServer start(EntryVariant variant, Limits limits, int port) throws ServerStartException {
+    String fileStem = variant.id().replace(':', '_');
+    try {
+      Files.createDirectories(logDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the log folder " + logDir, e);
+    }
+    DockerClient client = DockerClientFactory.instance().client();
+    String image = build(client, variant, logDir.resolve(fileStem + ".build.log"));
+    NativeRuntime.checkPortFree(port);
+
+    Path log = logDir.resolve(fileStem + ".server.log");
+    OutputStream logStream;
+    try {
+      logStream = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the server log " + log, e);
+    }
+    String containerName = "fairbench-" + runId + "-" + SEQUENCE.incrementAndGet() + "-" + fileStem;
+    @SuppressWarnings("resource") // closed by DockerServer.close()
+    GenericContainer<?> container = new GenericContainer<>(image)
+        .withNetworkMode("host")
+        .withEnv(Map.of(
+            "HOST", "127.0.0.1",
+            "PORT", Integer.toString(port),
+            "WORKERS", Integer.toString(limits.workers())))
+        .withLabels(labels(variant))
+        .withCreateContainerCmdModifier(cmd -> {
+          cmd.withName(containerName);
+          HostConfig host = cmd.getHostConfig() == null ? new HostConfig() : cmd.getHostConfig();
+          cmd.withHostConfig(host
+              .withCpusetCpus(limits.serverCpus())
+              .withMemory(limits.memoryBytes())
+              // Equal to the memory limit: no swap on top of it.
+              .withMemorySwap(limits.memoryBytes()));
+        })
+        // Readiness is ours (GET /plaintext on the host port); Testcontainers' strategies look
+        // for mapped ports, which a host-network container has none of.
+        .withStartupCheckStrategy(new CreatedIsEnough())
+        .withStartupAttempts(1)
+        .withLogConsumer(frame -> {
+          byte[] bytes = frame.getBytes();
+          if (bytes != null) {
+            synchronized (logStream) {
+              try {
+                logStream.write(bytes);
+                logStream.flush();
+              } catch (IOException e) {
+                // the log is evidence, not a reason to stop the server
+              }
+            }
+          }
+        });
+    try {
+      container.start();
+    } catch (ContainerLaunchException | DockerException e) {
+      closeQuietly(logStream);
+      container.stop();
+      throw new ServerStartException(Stage.EXITED_AT_START,
+          variant.id() + ": the container of " + image + " could not start: " + rootMessage(e), "");
+    }
+    DockerServer server = new DockerServer(variant, limits, port, URI.create("http://127.0.0.1:" + port),
+        container, limitsMode(), log, logStream);
+    ServerRegistry.track(server);
+    try {
+      server.checkLimits();
+      awaitReady(variant, server);
+    } catch (ServerStartException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private Map<String, String> labels(EntryVariant variant) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(LABEL, "true");
+    labels.put(LABEL_ENTRY, variant.entry());
+    labels.put(LABEL_VARIANT, variant.variant());
+    labels.put(LABEL_RUN, runId);
+    return labels;
+  }
+
+  /** The image tag of a variant: fairbench/ENTRY:VARIANT. */
+  static String imageName(EntryVariant variant) {
+    return "fairbench/" + variant.entry().toLowerCase(Locale.ROOT) + ":" + variant.variant().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Builds with the engine's own builder over the entry folder (honouring its .dockerignore), on
+   * the host network. The build output goes to {@code log}; a failure carries its tail.
+   * Testcontainers' ImageFromDockerfile would do the same build but send the output only to
+   * SLF4J, which this tool does not log.
+   */
+  private String build(DockerClient client, EntryVariant variant, Path log) throws ServerStartException {
+    String image = imageName(variant);
+    Path dockerfile = variant.dir().resolve(variant.dockerfile());
+    try (OutputStream out = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      out.write(("$ docker build --network host -f " + dockerfile + " -t " + image + " " + variant.dir()
+          + variant.dockerBuildArgs().entrySet().stream().map(e -> " --build-arg " + e.getKey() + "=" + e.getValue())
+              .reduce("", String::concat)
+          + "\n").getBytes(StandardCharsets.UTF_8));
+      var cmd = client.buildImageCmd()
+          .withBaseDirectory(variant.dir().toFile())
+          .withDockerfile(dockerfile.toFile())
+          .withTags(Set.of(image))
+          .withNetworkMode("host")
+          .withLabels(labels(variant))
+          .withPull(false)
+          .withRemove(true)
+          .withForcerm(true);
+      variant.dockerBuildArgs().forEach(cmd::withBuildArg);
+      BuildImageResultCallback callback = cmd.exec(new BuildImageResultCallback() {
+        @Override
+        public void onNext(BuildResponseItem item) {
+          super.onNext(item);
+          String text = item.isErrorIndicated() && item.getErrorDetail() != null
+              ? item.getErrorDetail().getMessage() + "\n" : item.getStream();
+          if (text != null) {
+            synchronized (out) {
+              try {
+                out.write(text.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
+          }
+        }
+      });
+      try {
+        callback.awaitImageId(variant.buildTimeout().toSeconds(), TimeUnit.SECONDS);
+      } catch (DockerClientException e) {
+        callback.close();
+        String tail = Commands.tail(log, TAIL_LINES);
+        throw new ServerStartException(Stage.BUILD_FAILED,
+            variant.id() + ": docker build failed: " + rootMessage(e) + hint(tail) + " (log: " + log + ")\n" + tail, tail);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw new ServerStartException(Stage.BUILD_FAILED,
+          variant.id() + ": docker build could not run: " + rootMessage(e) + " (log: " + log + ")", Commands.tail(log, TAIL_LINES));
+    } catch (DockerException e) {
+      throw new ServerStartException(Stage.BUILD_FAILED,
+          variant.id() + ": docker build could not run: " + rootMessage(e) + " (log: " + log + ")", Commands.tail(log, TAIL_LINES));
+    }
+    return image;
+  }
+
+  /** What to do when a base image was missing and could not be pulled. */
+  static String hint(String buildLogTail) {
+    String text = buildLogTail.toLowerCase(Locale.ROOT);
+    boolean baseMissing = text.contains("pull access denied") || text.contains("registry-1.docker.io")
+        || text.contains("manifest unknown") || (text.contains("repository") && text.contains("not found"));
+    return baseMissing
+        ? "; a base image is missing and no registry answers: make the offline substitutes with docker/make-base-images"
+        : "";
+  }
+
+  private static void awaitReady(EntryVariant variant, DockerServer server) throws ServerStartException {
+    URI probe = server.baseUrl().resolve("/plaintext");
+    long deadline = System.nanoTime() + variant.readyTimeout().toNanos();
+    String lastProblem = "no answer yet";
+    try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
+      while (System.nanoTime() < deadline) {
+        if (!server.isAlive()) {
+          throw new ServerStartException(Stage.EXITED_AT_START,
+              variant.id() + ": the container " + server.exitReason().orElse("stopped") + " before it was ready (log: "
+                  + server.log() + ")",
+              server.logTail(TAIL_LINES));
+        }
+        try {
+          HttpResponse<Void> response = client.send(
+              HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(2)).GET().build(),
+              HttpResponse.BodyHandlers.discarding());
+          if (response.statusCode() == 200) {
+            return;
+          }
+          lastProblem = "GET /plaintext answered " + response.statusCode();
+        } catch (IOException e) {
+          lastProblem = "GET /plaintext: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new ServerStartException(Stage.NOT_READY, variant.id() + ": interrupted while waiting", "");
+        }
+        Commands.sleep(200);
+      }
+    }
+    throw new ServerStartException(Stage.NOT_READY,
+        variant.id() + ": not ready after " + variant.readyTimeout().toSeconds() + " s (" + lastProblem
+            + "); the container must listen on HOST:PORT from its environment (log: " + server.log() + ")",
+        server.logTail(TAIL_LINES));
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    return root == e ? message : Objects.toString(e.getMessage(), "") + ": " + message;
+  }
+
+  static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      // nothing left to save
+    }
+  }
+
+  /** Accepts a created container: early exits are found by the readiness loop, with the log. */
+  private static final class CreatedIsEnough extends StartupCheckStrategy {
+    @Override
+    public StartupStatus checkStartupState(DockerClient dockerClient, String containerId) {
+      return StartupStatus.SUCCESSFUL;
+    }
+  }
+
+  /** Inspect's view of a container's limits, compared with what was asked. */
+  record LimitsReadBack(String cpusetCpus, long memoryBytes, long memorySwapBytes) {
+    static LimitsReadBack of(InspectContainerResponse inspect) {
+      HostConfig host = inspect.getHostConfig();
+      return new LimitsReadBack(
+          host == null ? null : host.getCpusetCpus(),
+          host == null || host.getMemory() == null ? 0 : host.getMemory(),
+          host == null || host.getMemorySwap() == null ? 0 : host.getMemorySwap());
+    }
+
+    /** Empty when the limits are the ones asked for, else what differs. */
+    String differences(Limits limits) {
+      StringBuilder out = new StringBuilder();
+      if (!limits.serverCpus().equals(cpusetCpus)) {
+        out.append("cpuset ").append(cpusetCpus).append(" instead of ").append(limits.serverCpus()).append("; ");
+      }
+      if (memoryBytes != limits.memoryBytes()) {
+        out.append("memory ").append(memoryBytes).append(" instead of ").append(limits.memoryBytes()).append(" bytes; ");
+      }
+      if (memorySwapBytes != limits.memoryBytes()) {
+        out.append("memory+swap ").append(memorySwapBytes).append(" instead of ").append(limits.memoryBytes()).append(" bytes; ");
+      }
+      return out.isEmpty() ? "" : out.substring(0, out.length() - 2);
+    }
+  }
+}

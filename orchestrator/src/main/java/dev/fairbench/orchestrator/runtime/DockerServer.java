@@ -1,0 +1,312 @@
+package dev.fairbench.orchestrator.runtime;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import dev.fairbench.orchestrator.config.Defaults;
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.discovery.WorkersModel;
+import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.testcontainers.containers.GenericContainer;
+
+/**
+ * A container started by {@link DockerRuntime}. Its processes run on this kernel, so CPU time,
+ * threads and memory are read from the container's cgroup and /proc like a native server's.
+ */
+final class DockerServer implements RunningServer {
+  private static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
+
+  private final EntryVariant variant;
+  private final Limits limits;
+  private final int port;
+  private final URI baseUrl;
+  private final GenericContainer<?> container;
+  private final String containerId;
+  private final String limitsMode;
+  private final Path log;
+  private final OutputStream logStream;
+  private CgroupFiles cgroup = CgroupFiles.NONE;
+  private String limitsReadBack = "";
+  private String exitReason;
+  private boolean closed;
+
+  DockerServer(EntryVariant variant, Limits limits, int port, URI baseUrl, GenericContainer<?> container,
+      String limitsMode, Path log, OutputStream logStream) {
+    this.variant = variant;
+    this.limits = limits;
+    this.port = port;
+    this.baseUrl = baseUrl;
+    this.container = container;
+    this.containerId = container.getContainerId();
+    this.limitsMode = limitsMode;
+    this.log = log;
+    this.logStream = logStream;
+  }
+
+  private DockerClient client() {
+    return container.getDockerClient();
+  }
+
+  /** The container's id, for `docker` commands and messages. */
+  String containerId() {
+    return containerId;
+  }
+
+  /** What `docker inspect` reported of the limits, e.g. "cpuset 1, memory 536870912 B, memory+swap 536870912 B". */
+  String limitsReadBack() {
+    return limitsReadBack;
+  }
+
+  /**
+   * Reads the limits back with inspect and fails when the engine did not apply what was asked;
+   * finds the container's cgroup for the usage figures.
+   */
+  void checkLimits() throws ServerStartException {
+    InspectContainerResponse inspect;
+    try {
+      inspect = client().inspectContainerCmd(containerId).exec();
+    } catch (DockerException e) {
+      throw new ServerStartException(Stage.LIMITS_FAILED,
+          variant.id() + ": cannot inspect container " + containerId + ": " + DockerRuntime.rootMessage(e), logTail(20));
+    }
+    DockerRuntime.LimitsReadBack readBack = DockerRuntime.LimitsReadBack.of(inspect);
+    limitsReadBack = "cpuset " + readBack.cpusetCpus() + ", memory " + readBack.memoryBytes() + " B, memory+swap "
+        + readBack.memorySwapBytes() + " B";
+    String differences = readBack.differences(limits);
+    if (!differences.isEmpty()) {
+      throw new ServerStartException(Stage.LIMITS_FAILED,
+          variant.id() + ": the engine did not apply the limits (docker inspect: " + differences + ")", "");
+    }
+    Long pid = inspect.getState() == null ? null : inspect.getState().getPidLong();
+    if (pid != null && pid > 0) {
+      cgroup = CgroupFiles.of(pid);
+    }
+  }
+
+  @Override
+  public URI baseUrl() {
+    return baseUrl;
+  }
+
+  private Set<Long> pids() {
+    Set<Long> pids = new LinkedHashSet<>(cgroup.pids());
+    if (pids.isEmpty() && cgroup.initPid > 0) {
+      ProcessHandle.of(cgroup.initPid).ifPresent(p -> pids.addAll(ProcFs.descendantsAndSelf(p)));
+    }
+    return pids;
+  }
+
+  @Override
+  public ResourceUsage usage() {
+    Set<Long> pids = pids();
+    double cpu = cgroup.cpuSeconds();
+    String source = limitsMode;
+    if (cpu < 0) {
+      cpu = ProcFs.cpuSeconds(pids, ClockTicks.perSecond());
+      source = "proc";
+    }
+    long peakRss = 0;
+    for (long pid : pids) {
+      peakRss += ProcFs.statusKib(pid, "VmHWM");
+    }
+    return new ResourceUsage(cpu, peakRss, cgroup.memoryPeakBytes(), source);
+  }
+
+  @Override
+  public ThreadSample sampleThreads() {
+    return new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids()));
+  }
+
+  @Override
+  public WorkerObservation observeWorkers(ThreadSample since) {
+    Set<Long> pids = pids();
+    ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids));
+    Map<String, Long> deltas = new HashMap<>();
+    for (var thread : now.cpuTicks().entrySet()) {
+      deltas.put(thread.getKey(), thread.getValue() - since.cpuTicks().getOrDefault(thread.getKey(), 0L));
+    }
+    long total = deltas.values().stream().mapToLong(Long::longValue).sum();
+    double busyTicks = Math.max(1, WorkerObservation.BUSY_SHARE * total);
+    int busyThreads = (int) deltas.values().stream().filter(t -> t >= busyTicks).count();
+    Map<String, Long> ticksPerProcess = new HashMap<>();
+    deltas.forEach((thread, delta) -> ticksPerProcess.merge(thread.substring(0, thread.indexOf('/')), delta, Long::sum));
+    int busyProcesses = (int) ticksPerProcess.values().stream().filter(t -> t >= busyTicks).count();
+    Set<String> inodes = ProcFs.listeningInodes(port);
+    int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();
+    int observed = variant.workersModel() == WorkersModel.PROCESSES ? busyProcesses : busyThreads;
+    return new WorkerObservation(variant.workersModel().wireName(), limits.workers(), observed, pids.size(), listening,
+        now.cpuTicks().size(), busyThreads, observed == limits.workers());
+  }
+
+  @Override
+  public synchronized boolean isAlive() {
+    if (exitReason != null) {
+      return false;
+    }
+    try {
+      InspectContainerResponse.ContainerState state = client().inspectContainerCmd(containerId).exec().getState();
+      if (state != null && Boolean.TRUE.equals(state.getRunning())) {
+        return true;
+      }
+      exitReason = describeExit(state, limits.memoryBytes());
+    } catch (NotFoundException e) {
+      exitReason = "was removed";
+    } catch (DockerException e) {
+      exitReason = "cannot be inspected: " + DockerRuntime.rootMessage(e);
+    }
+    return false;
+  }
+
+  static String describeExit(InspectContainerResponse.ContainerState state, long memoryBytes) {
+    if (state == null) {
+      return "is gone";
+    }
+    StringBuilder reason = new StringBuilder("exited with code ").append(state.getExitCodeLong());
+    if (Boolean.TRUE.equals(state.getOOMKilled())) {
+      reason.append(", killed for exceeding its memory limit of ").append(memoryBytes / (1024 * 1024)).append(" MiB");
+    }
+    if (state.getError() != null && !state.getError().isBlank()) {
+      reason.append(" (").append(state.getError()).append(")");
+    }
+    return reason.toString();
+  }
+
+  @Override
+  public synchronized Optional<String> exitReason() {
+    return isAlive() ? Optional.empty() : Optional.of(exitReason);
+  }
+
+  @Override
+  public Path log() {
+    return log;
+  }
+
+  @Override
+  public String logTail(int lines) {
+    return Commands.tail(log, lines);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      // SIGTERM and the grace period first; GenericContainer.stop() would SIGKILL at once.
+      client().stopContainerCmd(containerId).withTimeout((int) Defaults.STOP_GRACE.toSeconds()).exec();
+    } catch (NotModifiedException | NotFoundException e) {
+      // already stopped or gone
+    } catch (RuntimeException e) {
+      System.err.println("fairbench: stopping container " + containerId + " failed: " + e.getMessage());
+    }
+    try {
+      container.stop();
+    } catch (RuntimeException e) {
+      System.err.println("fairbench: removing container " + containerId + " failed: " + e.getMessage()
+          + "; remove it with: docker rm -f " + containerId);
+    }
+    DockerRuntime.closeQuietly(logStream);
+    ServerRegistry.untrack(this);
+  }
+
+  /** The files of a container's cgroup that say its CPU time, peak memory and processes. */
+  record CgroupFiles(long initPid, Path cpuUsage, boolean cpuInNanos, Path memoryPeak, Path procs) {
+    static final CgroupFiles NONE = new CgroupFiles(-1, null, false, null, null);
+
+    /** From /proc/PID/cgroup of the container's first process. */
+    static CgroupFiles of(long pid) {
+      try {
+        return parse(pid, Files.readAllLines(Path.of("/proc/" + pid + "/cgroup")), CGROUP_ROOT);
+      } catch (IOException e) {
+        return new CgroupFiles(pid, null, false, null, null);
+      }
+    }
+
+    /** v1 lines look like "4:cpuacct:/docker/ID", the v2 line like "0::/docker/ID". */
+    static CgroupFiles parse(long pid, List<String> lines, Path root) {
+      Path cpuacct = null;
+      Path memory = null;
+      Path unified = null;
+      for (String line : lines) {
+        String[] parts = line.split(":", 3);
+        if (parts.length < 3) {
+          continue;
+        }
+        String relative = parts[2].startsWith("/") ? parts[2].substring(1) : parts[2];
+        if (parts[1].isEmpty()) {
+          unified = root.resolve(relative);
+          continue;
+        }
+        for (String controller : parts[1].split(",")) {
+          Path mount = Files.isDirectory(root.resolve(parts[1])) ? root.resolve(parts[1]) : root.resolve(controller);
+          if (controller.equals("cpuacct")) {
+            cpuacct = mount.resolve(relative);
+          } else if (controller.equals("memory")) {
+            memory = mount.resolve(relative);
+          }
+        }
+      }
+      if (cpuacct != null || memory != null) {
+        return new CgroupFiles(pid,
+            cpuacct == null ? null : cpuacct.resolve("cpuacct.usage"), true,
+            memory == null ? null : memory.resolve("memory.max_usage_in_bytes"),
+            cpuacct != null ? cpuacct.resolve("cgroup.procs") : memory.resolve("cgroup.procs"));
+      }
+      if (unified != null) {
+        return new CgroupFiles(pid, unified.resolve("cpu.stat"), false, unified.resolve("memory.peak"),
+            unified.resolve("cgroup.procs"));
+      }
+      return new CgroupFiles(pid, null, false, null, null);
+    }
+
+    Set<Long> pids() {
+      return procs == null ? Set.of() : ProcFs.readPids(procs);
+    }
+
+    /** CPU seconds of every process in the group, -1 when unknown. */
+    double cpuSeconds() {
+      if (cpuUsage == null) {
+        return -1;
+      }
+      try {
+        if (cpuInNanos) {
+          return Long.parseLong(Files.readString(cpuUsage).trim()) / 1e9;
+        }
+        for (String line : Files.readAllLines(cpuUsage)) {
+          if (line.startsWith("usage_usec ")) {
+            return Long.parseLong(line.substring("usage_usec ".length()).trim()) / 1e6;
+          }
+        }
+      } catch (IOException | NumberFormatException e) {
+        // the group is gone
+      }
+      return -1;
+    }
+
+    long memoryPeakBytes() {
+      if (memoryPeak == null) {
+        return -1;
+      }
+      try {
+        return Long.parseLong(Files.readString(memoryPeak).trim());
+      } catch (IOException | NumberFormatException e) {
+        return -1;
+      }
+    }
+  }
+}

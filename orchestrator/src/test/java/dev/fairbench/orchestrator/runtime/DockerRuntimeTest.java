@@ -1,0 +1,239 @@
+package dev.fairbench.orchestrator.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import dev.fairbench.orchestrator.TestEntries;
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.discovery.WorkersModel;
+import dev.fairbench.orchestrator.runtime.DockerRuntime.LimitsReadBack;
+import dev.fairbench.orchestrator.runtime.DockerServer.CgroupFiles;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.DockerClientFactory;
+
+class DockerRuntimeTest {
+  private static final long MIB = 1024 * 1024;
+
+  @Test
+  void cgroupV1FilesComeFromTheCpuacctAndMemoryHierarchies() {
+    CgroupFiles files = CgroupFiles.parse(42, List.of(
+        "12:pids:/docker/abc",
+        "5:memory:/docker/abc",
+        "3:cpuacct:/docker/abc",
+        "1:name=systemd:/docker/abc"), Path.of("/sys/fs/cgroup"));
+
+    assertThat(files.cpuUsage()).isEqualTo(Path.of("/sys/fs/cgroup/cpuacct/docker/abc/cpuacct.usage"));
+    assertThat(files.cpuInNanos()).isTrue();
+    assertThat(files.memoryPeak()).isEqualTo(Path.of("/sys/fs/cgroup/memory/docker/abc/memory.max_usage_in_bytes"));
+    assertThat(files.procs()).isEqualTo(Path.of("/sys/fs/cgroup/cpuacct/docker/abc/cgroup.procs"));
+  }
+
+  @Test
+  void cgroupV1CombinedControllersUseTheCombinedMount(@TempDir Path root) throws IOException {
+    Files.createDirectories(root.resolve("cpu,cpuacct"));
+
+    CgroupFiles files = CgroupFiles.parse(42, List.of("4:cpu,cpuacct:/docker/abc"), root);
+
+    assertThat(files.cpuUsage()).isEqualTo(root.resolve("cpu,cpuacct/docker/abc/cpuacct.usage"));
+  }
+
+  @Test
+  void cgroupV2FilesComeFromTheUnifiedHierarchy() {
+    CgroupFiles files = CgroupFiles.parse(42, List.of("0::/system.slice/docker-abc.scope"), Path.of("/sys/fs/cgroup"));
+
+    assertThat(files.cpuUsage()).isEqualTo(Path.of("/sys/fs/cgroup/system.slice/docker-abc.scope/cpu.stat"));
+    assertThat(files.cpuInNanos()).isFalse();
+    assertThat(files.memoryPeak()).isEqualTo(Path.of("/sys/fs/cgroup/system.slice/docker-abc.scope/memory.peak"));
+  }
+
+  @Test
+  void cgroupV2CpuSecondsAreReadFromUsageUsec(@TempDir Path root) throws IOException {
+    Path group = Files.createDirectories(root.resolve("docker/abc"));
+    Files.writeString(group.resolve("cpu.stat"), "usage_usec 2500000\nuser_usec 2000000\nsystem_usec 500000\n");
+    Files.writeString(group.resolve("memory.peak"), "73400320\n");
+
+    CgroupFiles files = CgroupFiles.parse(42, List.of("0::/docker/abc"), root);
+
+    assertThat(files.cpuSeconds()).isEqualTo(2.5);
+    assertThat(files.memoryPeakBytes()).isEqualTo(73400320L);
+  }
+
+  @Test
+  void aVanishedCgroupReadsAsUnknown(@TempDir Path root) {
+    CgroupFiles files = CgroupFiles.parse(42, List.of("3:cpuacct:/docker/gone", "5:memory:/docker/gone"), root);
+
+    assertThat(files.cpuSeconds()).isEqualTo(-1);
+    assertThat(files.memoryPeakBytes()).isEqualTo(-1);
+    assertThat(files.pids()).isEmpty();
+  }
+
+  @Test
+  void limitsReadBackNamesEveryDifference() {
+    Limits asked = new Limits("1", "0", 512 * MIB, 1);
+
+    assertThat(new LimitsReadBack("1", 512 * MIB, 512 * MIB).differences(asked)).isEmpty();
+    assertThat(new LimitsReadBack("0-1", 512 * MIB, -1).differences(asked))
+        .isEqualTo("cpuset 0-1 instead of 1; memory+swap -1 instead of 536870912 bytes");
+    assertThat(new LimitsReadBack(null, 0, 0).differences(asked))
+        .contains("cpuset null instead of 1", "memory 0 instead of 536870912 bytes");
+  }
+
+  @Test
+  void missingEnvironmentNamesWhatTestcontainersNeedsHere() {
+    assertThat(DockerRuntime.missingEnvironment(Map.of()))
+        .containsExactly("TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1", "TESTCONTAINERS_RYUK_DISABLED=true");
+    assertThat(DockerRuntime.missingEnvironment(
+        Map.of("TESTCONTAINERS_RYUK_DISABLED", "TRUE", "TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1"))).isEmpty();
+    assertThat(DockerRuntime.missingEnvironment(
+        Map.of("TESTCONTAINERS_RYUK_DISABLED", "false", "TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")))
+        .containsExactly("TESTCONTAINERS_RYUK_DISABLED=true");
+  }
+
+  @Test
+  void aBaseImageThatCannotBePulledPointsToMakeBaseImages() {
+    assertThat(DockerRuntime.hint("Step 1/9 : FROM golang:1.26-bookworm\n"
+        + "Get \"https://registry-1.docker.io/v2/\": dial tcp: lookup registry-1.docker.io: no such host"))
+        .contains("docker/make-base-images");
+    assertThat(DockerRuntime.hint("pull access denied for fairbench/nothing, repository does not exist"))
+        .contains("docker/make-base-images");
+    assertThat(DockerRuntime.hint("error[E0308]: mismatched types")).isEmpty();
+  }
+
+  @Test
+  void imageNamesAreLowerCaseEntryAndVariant() {
+    assertThat(DockerRuntime.imageName(variant(Path.of("/x"), "Tiny-Python", "granian-orjson")))
+        .isEqualTo("fairbench/tiny-python:granian-orjson");
+  }
+
+  /**
+   * Against a real engine: needs Docker, the local python:3.11-slim-bookworm (or a registry), and
+   * the environment the launcher exports (TESTCONTAINERS_RYUK_DISABLED, TESTCONTAINERS_HOST_OVERRIDE).
+   */
+  @Nested
+  @EnabledIf("dev.fairbench.orchestrator.runtime.DockerRuntimeTest#dockerUsable")
+  class WithAnEngine {
+    private static final Limits LIMITS = new Limits("1", "0", 256 * MIB, 1);
+
+    @TempDir
+    Path logs;
+
+    @Test
+    void runsTheEntryOnTheHostNetworkUnderTheLimitsAndRemovesItOnClose(@TempDir Path dir) throws Exception {
+      EntryVariant tiny = tinyPython(dir, "", "/app/server.py");
+      DockerRuntime runtime = new DockerRuntime(logs, "test-" + ProcessHandle.current().pid());
+      String containerId;
+      try (RunningServer server = runtime.start(tiny, LIMITS, 18811)) {
+        DockerServer docker = (DockerServer) server;
+        containerId = docker.containerId();
+        HttpResponse<String> response = get(server.baseUrl().resolve("/plaintext"));
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("Hello, World!");
+
+        InspectContainerResponse inspect = client().inspectContainerCmd(containerId).exec();
+        assertThat(inspect.getHostConfig().getNetworkMode()).isEqualTo("host");
+        assertThat(inspect.getConfig().getEnv()).contains("HOST=127.0.0.1", "PORT=18811", "WORKERS=1");
+        assertThat(inspect.getConfig().getLabels()).containsEntry(DockerRuntime.LABEL_ENTRY, "tiny-python");
+        assertThat(docker.limitsReadBack()).isEqualTo("cpuset 1, memory 268435456 B, memory+swap 268435456 B");
+
+        ThreadSample before = server.sampleThreads();
+        for (int i = 0; i < 200; i++) {
+          get(server.baseUrl().resolve("/json"));
+        }
+        ResourceUsage usage = server.usage();
+        assertThat(usage.cpuSeconds()).isPositive();
+        assertThat(usage.source()).startsWith("docker-cgroup");
+        assertThat(usage.memoryPeakBytes()).isPositive().isLessThanOrEqualTo(256 * MIB);
+        assertThat(server.observeWorkers(before).processes()).isGreaterThanOrEqualTo(1);
+        assertThat(server.isAlive()).isTrue();
+      }
+      assertThat(client().listContainersCmd().withShowAll(true).withIdFilter(List.of(containerId)).exec()).isEmpty();
+    }
+
+    @Test
+    void aContainerKilledForItsMemoryIsReportedAsSuch(@TempDir Path dir) throws Exception {
+      // Once ready, the server's own process fills 400 MiB: over the 256 MiB limit, with no swap.
+      Files.writeString(dir.resolve("hog.py"), """
+          import runpy, threading
+          threading.Timer(3, lambda: globals().__setitem__("hog", b"x" * (400 * 1024 * 1024))).start()
+          runpy.run_path("/app/server.py", run_name="__main__")
+          """);
+      EntryVariant hog = tinyPython(dir, "COPY hog.py /app/hog.py", "/app/hog.py");
+      DockerRuntime runtime = new DockerRuntime(logs, "test-" + ProcessHandle.current().pid());
+      try (RunningServer server = runtime.start(hog, LIMITS, 18812)) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (server.isAlive() && System.nanoTime() < deadline) {
+          Thread.sleep(200);
+        }
+        assertThat(server.exitReason()).hasValueSatisfying(
+            reason -> assertThat(reason).contains("killed for exceeding its memory limit of 256 MiB"));
+      }
+    }
+
+    @Test
+    void aFailingBuildKeepsTheTailOfItsLog(@TempDir Path dir) throws Exception {
+      EntryVariant broken = tinyPython(dir,
+          "RUN echo 'compiling main.c'; echo 'main.c:3: error: expected ;' >&2; exit 3", "/app/server.py");
+      DockerRuntime runtime = new DockerRuntime(logs, "test-" + ProcessHandle.current().pid());
+
+      assertThatThrownBy(() -> runtime.start(broken, LIMITS, 18813))
+          .isInstanceOfSatisfying(ServerStartException.class, e -> {
+            assertThat(e.stage()).isEqualTo(ServerStartException.Stage.BUILD_FAILED);
+            assertThat(e.logTail()).contains("main.c:3: error: expected ;");
+            assertThat(e.getMessage()).contains("docker build failed", "main.c:3: error: expected ;");
+          });
+    }
+  }
+
+  static boolean dockerUsable() {
+    return DockerRuntime.missingEnvironment(System.getenv()).isEmpty()
+        && DockerClientFactory.instance().isDockerAvailable();
+  }
+
+  private static DockerClient client() {
+    return DockerClientFactory.instance().client();
+  }
+
+  private static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+  }
+
+  /** The orchestrator's tiny-python fixture in a folder of its own, with a Dockerfile. */
+  private static EntryVariant tinyPython(Path dir, String extraStep, String script) throws IOException {
+    Files.copy(TestEntries.impls().resolve("tiny-python/server.py"), dir.resolve("server.py"));
+    Files.writeString(dir.resolve("Dockerfile"), """
+        ARG RUNTIME_IMAGE=python:3.11-slim-bookworm
+        FROM ${RUNTIME_IMAGE}
+        COPY server.py /app/server.py
+        %s
+        USER nobody
+        CMD ["python3", "-u", "%s"]
+        """.formatted(extraStep, script));
+    return variant(dir, "tiny-python", "default");
+  }
+
+  private static EntryVariant variant(Path dir, String entry, String name) {
+    return new EntryVariant(entry, name, dir, dir.resolve("fairbench.toml"), "Python", "http.server", "stdlib",
+        "test", List.of(), Map.of(), List.of(), List.of(), Duration.ofSeconds(300),
+        List.of("python3", "-u", "server.py"), Map.of(), Duration.ofSeconds(30), WorkersModel.PROCESSES,
+        "Dockerfile", Map.of(), List.of(), List.of());
+  }
+}

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -26,6 +27,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Locale;
@@ -89,6 +91,28 @@ final class FaultyServer implements AutoCloseable {
     CRASHES_ON_DEEP_NESTING,
     /** Accepts connections but never answers again once a body nests too deeply. */
     HANGS_ON_DEEP_NESTING,
+    /** "Hello, World!\n": one byte too many. */
+    PLAINTEXT_TRAILING_NEWLINE,
+    PLAINTEXT_AS_HTML,
+    /** The /json route was never registered. */
+    JSON_ROUTE_MISSING,
+    JSON_AS_TEXT_PLAIN,
+    /** The id is the raw path segment, still percent-encoded. */
+    NO_PERCENT_DECODING,
+    /** A lenient parser: raw control characters inside strings are accepted. */
+    ACCEPTS_UNESCAPED_CONTROL_CHARACTERS,
+    /** Only the Basic Multilingual Plane, as MySQL's utf8mb3: emoji are rejected. */
+    REJECTS_CHARACTERS_OUTSIDE_THE_BMP,
+    /** Names are NFC-normalised: e + U+0301 comes back as é. */
+    NORMALISES_NAMES,
+    /** max_length=1000. */
+    REJECTS_LONG_NAMES,
+    /** A missing age is the zero value. */
+    MISSING_AGE_IS_ZERO,
+    /** null is coerced to 0, as JavaScript's Number(null). */
+    NULL_AGE_IS_ZERO,
+    /** Jackson's UNWRAP_SINGLE_VALUE_ARRAYS: [30] is 30 and ["a"] is "a". */
+    UNWRAPS_SINGLE_ELEMENT_ARRAYS,
     /** Implementation-defined (WARN): 30.0 answers 400. */
     INTEGRAL_FLOATS_REJECTED,
     /** Implementation-defined (WARN): the first of duplicate keys wins. */
@@ -116,6 +140,9 @@ final class FaultyServer implements AutoCloseable {
     }
     if (has(Deviation.DUPLICATE_KEYS_REJECTED)) {
       json.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    }
+    if (has(Deviation.ACCEPTS_UNESCAPED_CONTROL_CHARACTERS)) {
+      json.enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS);
     }
     this.mapper = json.build();
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
@@ -171,16 +198,24 @@ final class FaultyServer implements AutoCloseable {
       switch (path) {
         case "/plaintext" -> {
           if (allowed(exchange, method, "GET")) {
-            send(exchange, 200, "text/plain", "Hello, World!".getBytes(StandardCharsets.US_ASCII));
+            String body = has(Deviation.PLAINTEXT_TRAILING_NEWLINE) ? "Hello, World!\n" : "Hello, World!";
+            send(exchange, 200, has(Deviation.PLAINTEXT_AS_HTML) ? "text/html" : "text/plain",
+                body.getBytes(StandardCharsets.US_ASCII));
           }
         }
         case "/json" -> {
-          if (allowed(exchange, method, "GET")) {
+          if (has(Deviation.JSON_ROUTE_MISSING)) {
+            error(exchange, 404, "no such path: /json");
+          } else if (allowed(exchange, method, "GET")) {
             ObjectNode body = JsonNodeFactory.instance.objectNode().put("message", "Hello, World!");
             if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
               body.put("server", "faulty");
             }
-            sendJson(exchange, 200, body);
+            if (has(Deviation.JSON_AS_TEXT_PLAIN)) {
+              send(exchange, 200, "text/plain", mapper.writeValueAsBytes(body));
+            } else {
+              sendJson(exchange, 200, body);
+            }
           }
         }
         case "/validate" -> {
@@ -223,7 +258,7 @@ final class FaultyServer implements AutoCloseable {
     if (!allowed(exchange, method, "GET")) {
       return;
     }
-    String id = percentDecode(segment);
+    String id = has(Deviation.NO_PERCENT_DECODING) ? segment : percentDecode(segment);
     if (id == null) {
       if (has(Deviation.INVALID_PERCENT_ENCODING_500)) {
         send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
@@ -317,18 +352,33 @@ final class FaultyServer implements AutoCloseable {
     }
     int invalid = has(Deviation.VALIDATION_ERRORS_AS_422) ? 422 : 400;
 
-    JsonNode name = field(json, "name");
+    JsonNode name = unwrapped(field(json, "name"));
     if (name == null || !name.isTextual()) {
       error(exchange, invalid, "name must be a string");
       return;
     }
     String nameText = has(Deviation.TRIMS_NAMES) ? name.asText().strip() : name.asText();
-    if (nameText.isEmpty()) {
+    if (has(Deviation.NORMALISES_NAMES)) {
+      nameText = Normalizer.normalize(nameText, Normalizer.Form.NFC);
+    }
+    int length = nameText.codePointCount(0, nameText.length());
+    if (length < 1) {
       error(exchange, invalid, "name must not be empty");
       return;
     }
+    if (has(Deviation.REJECTS_CHARACTERS_OUTSIDE_THE_BMP) && length != nameText.length()) {
+      error(exchange, invalid, "name has characters outside the Basic Multilingual Plane");
+      return;
+    }
+    if (has(Deviation.REJECTS_LONG_NAMES) && length > 1000) {
+      error(exchange, invalid, "name is too long");
+      return;
+    }
 
-    JsonNode age = field(json, "age");
+    JsonNode age = unwrapped(field(json, "age"));
+    if (age == null && has(Deviation.MISSING_AGE_IS_ZERO) || age != null && age.isNull() && has(Deviation.NULL_AGE_IS_ZERO)) {
+      age = JsonNodeFactory.instance.numberNode(0);
+    }
     if (age != null && age.isTextual() && has(Deviation.COERCES_NUMERIC_STRINGS) && age.asText().matches("-?\\d+")) {
       age = JsonNodeFactory.instance.numberNode(new BigInteger(age.asText()));
     }
@@ -386,6 +436,13 @@ final class FaultyServer implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  private JsonNode unwrapped(JsonNode value) {
+    if (has(Deviation.UNWRAPS_SINGLE_ELEMENT_ARRAYS) && value != null && value.isArray() && value.size() == 1) {
+      return value.get(0);
+    }
+    return value;
   }
 
   /** Reads a top-level object keeping the first of duplicate keys; anything else as usual. */

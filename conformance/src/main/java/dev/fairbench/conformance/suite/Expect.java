@@ -112,17 +112,28 @@ final class Expect {
         .isLessThan(500);
   }
 
-  /** Clause 12.2: GET /plaintext still answers 200 Hello, World!. */
+  /** The server is still up: GET /plaintext answers 200 (4.6 "stays up", 5.6 "never a crash"). */
+  static void stillUp(HttpTarget server, String after) {
+    Exchange ex = plaintextAfter(server, after);
+    assertThat(ex.status())
+        .as("after %s: GET /plaintext expected 200, got %s", after, ex.summary())
+        .isEqualTo(200);
+  }
+
+  /** Clause 12.2: GET /plaintext still answers correctly, 200 Hello, World!. */
   static void alive(HttpTarget server, String after) {
-    Exchange ex;
-    try {
-      ex = server.get("/plaintext");
-    } catch (AssertionError e) {
-      throw new AssertionError("after " + after + ": the server no longer answers: " + e.getMessage(), e);
-    }
+    Exchange ex = plaintextAfter(server, after);
     assertThat(ex.status() == 200 && Arrays.equals(ex.body(), HELLO))
         .as("after %s: GET /plaintext expected 200 Hello, World!, got %s", after, ex.summary())
         .isTrue();
+  }
+
+  private static Exchange plaintextAfter(HttpTarget server, String after) {
+    try {
+      return server.get("/plaintext");
+    } catch (AssertionError e) {
+      throw new AssertionError("after " + after + ": the server no longer answers: " + e.getMessage(), e);
+    }
   }
 
   private static String firstLine(String message) {

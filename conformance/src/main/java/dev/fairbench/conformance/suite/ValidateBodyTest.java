@@ -93,7 +93,7 @@ class ValidateBodyTest {
   @DisplayName("deep nesting answers 400, never a crash")
   void deepNestingAnswers400(String shape, String body) {
     Expect.status(server.postJson(body), 400);
-    Expect.alive(server, shape);
+    Expect.stillUp(server, shape);
   }
 
   static Stream<Arguments> invalidUtf8() {

@@ -66,7 +66,7 @@ class ValidateMediaTypeAndSizeTest {
   void bodyOverOneMebibyteAnswers413(int size) {
     // Over a raw socket: the server may answer and close before reading the whole body.
     Expect.errorResponse(server.postRaw("/validate", "application/json", Json.validBodyOfSize(size)), 413);
-    Expect.alive(server, "a " + size + "-byte body");
+    Expect.stillUp(server, "a " + size + "-byte body");
   }
 
   @Test

@@ -24,7 +24,10 @@ final class CorrectnessCheck {
       request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(endpoint.body()));
     }
     HttpResponse<String> response;
-    try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
+    try (HttpClient client = HttpClient.newBuilder()
+        // HTTP/2 would add "Upgrade: h2c" to cleartext requests, and uvicorn drops the body of those.
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(2)).build()) {
       response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       return Optional.of(endpoint.method() + " " + endpoint.path() + " failed: " + e.getMessage());

@@ -198,7 +198,7 @@ public final class NativeRuntime implements ServerRuntime {
     URI probe = server.baseUrl().resolve("/plaintext");
     long deadline = System.nanoTime() + variant.readyTimeout().toNanos();
     String lastProblem = "no answer yet";
-    try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
+    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(1)).build()) {
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
           int code = process.exitValue();

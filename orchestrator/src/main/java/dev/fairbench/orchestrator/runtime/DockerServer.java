@@ -26,8 +26,10 @@ import org.testcontainers.containers.GenericContainer;
 /**
  * A container started by {@link DockerRuntime}. Its processes run on this kernel, so CPU time,
  * threads and memory are read from the container's cgroup and /proc like a native server's.
+ * Public for what results may record beyond {@link RunningServer}: the container, the limits as
+ * the engine reports them, and whether the image was built on an offline substitute base.
  */
-final class DockerServer implements RunningServer {
+public final class DockerServer implements RunningServer {
   private static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
 
   private final EntryVariant variant;
@@ -41,6 +43,7 @@ final class DockerServer implements RunningServer {
   private final OutputStream logStream;
   private CgroupFiles cgroup = CgroupFiles.NONE;
   private String limitsReadBack = "";
+  private String offlineBase;
   private String exitReason;
   private boolean closed;
 
@@ -62,13 +65,21 @@ final class DockerServer implements RunningServer {
   }
 
   /** The container's id, for `docker` commands and messages. */
-  String containerId() {
+  public String containerId() {
     return containerId;
   }
 
   /** What `docker inspect` reported of the limits, e.g. "cpuset 1, memory 536870912 B, memory+swap 536870912 B". */
-  String limitsReadBack() {
+  public String limitsReadBack() {
     return limitsReadBack;
+  }
+
+  /**
+   * The official image whose offline substitute (docker/make-base-images) the server's image was
+   * built on, e.g. "debian:bookworm-slim"; empty when it was built on an official image.
+   */
+  public Optional<String> offlineBase() {
+    return Optional.ofNullable(offlineBase).filter(s -> !s.isBlank());
   }
 
   /**
@@ -91,9 +102,20 @@ final class DockerServer implements RunningServer {
       throw new ServerStartException(Stage.LIMITS_FAILED,
           variant.id() + ": the engine did not apply the limits (docker inspect: " + differences + ")", "");
     }
+    offlineBase = imageLabels(client(), inspect.getImageId()).get(DockerRuntime.LABEL_OFFLINE_BASE);
     Long pid = inspect.getState() == null ? null : inspect.getState().getPidLong();
     if (pid != null && pid > 0) {
       cgroup = CgroupFiles.of(pid);
+    }
+  }
+
+  /** An image's labels; empty when it has none or cannot be inspected. */
+  static Map<String, String> imageLabels(DockerClient client, String image) {
+    try {
+      var config = client.inspectImageCmd(image).exec().getConfig();
+      return config == null || config.getLabels() == null ? Map.of() : config.getLabels();
+    } catch (DockerException e) {
+      return Map.of();
     }
   }
 

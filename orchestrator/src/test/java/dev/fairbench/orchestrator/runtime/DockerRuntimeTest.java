@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -150,6 +151,8 @@ class DockerRuntimeTest {
         assertThat(inspect.getConfig().getEnv()).contains("HOST=127.0.0.1", "PORT=18811", "WORKERS=1");
         assertThat(inspect.getConfig().getLabels()).containsEntry(DockerRuntime.LABEL_ENTRY, "tiny-python");
         assertThat(docker.limitsReadBack()).isEqualTo("cpuset 1, memory 268435456 B, memory+swap 268435456 B");
+        String base = DockerServer.imageLabels(client(), "python:3.11-slim-bookworm").get(DockerRuntime.LABEL_OFFLINE_BASE);
+        assertThat(docker.offlineBase()).isEqualTo(Optional.ofNullable(base));
 
         ThreadSample before = server.sampleThreads();
         for (int i = 0; i < 200; i++) {

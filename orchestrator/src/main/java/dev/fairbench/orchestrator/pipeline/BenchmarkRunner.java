@@ -79,12 +79,26 @@ public final class BenchmarkRunner {
     int index = 0;
     for (Selection selection : selections) {
       listener.entryStarted(selection.id(), ++index, selections.size());
-      EntryResult result = runOne(selection);
+      EntryResult result;
+      try {
+        result = runOne(selection);
+      } catch (RuntimeException e) {
+        // A defect or an I/O failure while handling one entry must not cost the others their turn.
+        result = unexpected(selection, e);
+      }
       done.add(result);
       save(Optional.empty());
       listener.entryFinished(result);
     }
     return document(Optional.empty());
+  }
+
+  private static EntryResult unexpected(Selection selection, RuntimeException e) {
+    String reason = "unexpected error: " + (e.getMessage() == null ? e.getClass().getName() : e.getMessage());
+    return selection.variant()
+        .map(v -> new Partial(v, EntryStatus.FAILED).failed(reason, ""))
+        .orElseGet(() -> new EntryResult(selection.id(), selection.id(), EntryVariant.DEFAULT_VARIANT, "", "", Map.of(),
+            "", EntryStatus.FAILED, reason, "", null, List.of()));
   }
 
   private EntryResult runOne(Selection selection) throws InterruptedException {
@@ -94,20 +108,20 @@ public final class BenchmarkRunner {
           EntryStatus.UNAVAILABLE, reason, "", null, List.of());
     }
     EntryVariant variant = selection.variant().get();
-    Function<EntryStatus, Partial> partial = status -> new Partial(variant, status);
     Availability availability = runtime.availability(variant);
     if (!availability.available()) {
-      return partial.apply(EntryStatus.UNAVAILABLE).failed(availability.reason(), "");
+      return new Partial(variant, EntryStatus.UNAVAILABLE).failed(availability.reason(), "");
     }
-    Partial entry = new Partial(variant, EntryStatus.FAILED).withVersions(EnvironmentProbe.versions(variant));
-
     listener.building(variant.id());
     RunningServer server;
     try {
       server = runtime.start(variant, config.limits(), NativeRuntime.freePort());
     } catch (ServerStartException e) {
-      return entry.withStatus(statusOf(e.stage())).failed(e.getMessage(), e.logTail());
+      // Versions after the build: some commands need its output (a virtualenv's python).
+      return new Partial(variant, statusOf(e.stage())).withVersions(EnvironmentProbe.versions(variant))
+          .failed(e.getMessage(), e.logTail());
     }
+    Partial entry = new Partial(variant, EntryStatus.FAILED).withVersions(EnvironmentProbe.versions(variant));
     try (server) {
       listener.serverReady(variant.id(), server.baseUrl().toString());
       Path reportFile = resultsFile.resolveSibling("conformance").resolve(variant.id().replace(':', '_') + ".json");
@@ -129,7 +143,7 @@ public final class BenchmarkRunner {
         return entry.withStatus(EntryStatus.CONFORMANCE_FAILED).failed(
             "conformance FAIL in clause" + (report.withVerdict(Verdict.FAIL).size() == 1 ? " " : "s ")
                 + String.join(", ", report.withVerdict(Verdict.FAIL).stream().map(ClauseResult::id).toList())
-                + "; not benchmarked", "");
+                + (config.benchmark() ? "; not benchmarked" : ""), "");
       }
       if (!server.isAlive()) {
         return entry.failed("the server " + server.exitReason().orElse("exited") + " during the conformance suite",

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -16,10 +15,9 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>The body must be strict UTF-8. Jackson's defaults already reject NaN/Infinity, single quotes,
  * unquoted keys, trailing commas and unescaped control characters, and limit nesting to 1,000
- * levels. On top of
- * them: trailing tokens are an error, and fractions are read as BigDecimal so that {@code 30.0}
- * and {@code 149.9} keep their exact value. Duplicate keys are left to Jackson's tree, where the
- * last one wins (SPEC 8.5).
+ * levels. On top of them: trailing tokens are an error, and fractions are read as BigDecimal so
+ * that {@code 30.0} and {@code 149.9} keep their exact value. Duplicate keys are left to
+ * Jackson's tree, where the last one wins (SPEC 8.5).
  */
 final class StrictJson {
 
@@ -53,8 +51,6 @@ final class StrictJson {
     } catch (NumberFormatException e) {
       // Jackson reports an exponent beyond BigDecimal's range (1e999999999999) this way.
       throw new InvalidInputException("request body holds a number out of range: " + e.getMessage());
-    } catch (IOException e) {
-      throw new InvalidInputException("request body could not be read as JSON: " + e.getMessage());
     }
     if (node == null || !node.isObject()) {
       throw new InvalidInputException(

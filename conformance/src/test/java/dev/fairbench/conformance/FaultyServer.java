@@ -61,6 +61,8 @@ final class FaultyServer implements AutoCloseable {
     /** Gin: the request Content-Type is not looked at. */
     IGNORES_CONTENT_TYPE,
     CHARSET_PARAMETER_REJECTED,
+    /** Only "application/json; charset=utf-8" is JSON, compared as a string. */
+    REQUIRES_CHARSET_PARAMETER,
     MEDIA_TYPE_CASE_SENSITIVE,
     NO_BODY_LIMIT,
     /** 413 already at exactly 1 MiB. */
@@ -91,6 +93,8 @@ final class FaultyServer implements AutoCloseable {
     CRASHES_ON_DEEP_NESTING,
     /** Accepts connections but never answers again once a body nests too deeply. */
     HANGS_ON_DEEP_NESTING,
+    /** GET /plaintext redirects to /plaintext/, as frameworks with trailing-slash routes do. */
+    PLAINTEXT_REDIRECTS,
     /** "Hello, World!\n": one byte too many. */
     PLAINTEXT_TRAILING_NEWLINE,
     PLAINTEXT_AS_HTML,
@@ -119,6 +123,8 @@ final class FaultyServer implements AutoCloseable {
     DUPLICATE_KEYS_FIRST_WINS,
     /** Implementation-defined (WARN): duplicate keys answer 400. */
     DUPLICATE_KEYS_REJECTED,
+    /** A strict parser whose duplicate-key error is not handled: 500. */
+    DUPLICATE_KEYS_500,
     /** Implementation-defined (WARN): a known path with another method answers 404. */
     WRONG_METHOD_404
   }
@@ -138,7 +144,7 @@ final class FaultyServer implements AutoCloseable {
     if (!has(Deviation.ACCEPTS_TRAILING_GARBAGE)) {
       json.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
-    if (has(Deviation.DUPLICATE_KEYS_REJECTED)) {
+    if (has(Deviation.DUPLICATE_KEYS_REJECTED) || has(Deviation.DUPLICATE_KEYS_500)) {
       json.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     }
     if (has(Deviation.ACCEPTS_UNESCAPED_CONTROL_CHARACTERS)) {
@@ -197,7 +203,10 @@ final class FaultyServer implements AutoCloseable {
       String method = exchange.getRequestMethod();
       switch (path) {
         case "/plaintext" -> {
-          if (allowed(exchange, method, "GET")) {
+          if (has(Deviation.PLAINTEXT_REDIRECTS)) {
+            exchange.getResponseHeaders().set("Location", prefix + "/plaintext/");
+            exchange.sendResponseHeaders(301, -1);
+          } else if (allowed(exchange, method, "GET")) {
             String body = has(Deviation.PLAINTEXT_TRAILING_NEWLINE) ? "Hello, World!\n" : "Hello, World!";
             send(exchange, 200, has(Deviation.PLAINTEXT_AS_HTML) ? "text/html" : "text/plain",
                 body.getBytes(StandardCharsets.US_ASCII));
@@ -343,6 +352,10 @@ final class FaultyServer implements AutoCloseable {
       badJson(exchange, "the body nests too deeply");
       return;
     } catch (JsonProcessingException e) {
+      if (has(Deviation.DUPLICATE_KEYS_500) && e.getOriginalMessage().startsWith("Duplicate field")) {
+        send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
+        return;
+      }
       badJson(exchange, "the body is not JSON: " + e.getOriginalMessage());
       return;
     }
@@ -494,6 +507,9 @@ final class FaultyServer implements AutoCloseable {
     }
     if (has(Deviation.CHARSET_PARAMETER_REJECTED) && contentType.contains(";")) {
       return false;
+    }
+    if (has(Deviation.REQUIRES_CHARSET_PARAMETER)) {
+      return contentType.equals("application/json; charset=utf-8");
     }
     String type = contentType.split(";", 2)[0].trim();
     return has(Deviation.MEDIA_TYPE_CASE_SENSITIVE) ? type.equals("application/json") : type.equalsIgnoreCase("application/json");

@@ -5,10 +5,13 @@ import static dev.fairbench.conformance.Verdict.WARN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.conformance.FaultyServer.Deviation;
+import dev.fairbench.conformance.http.CloseDelimitedRelay;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -48,6 +51,8 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.NESTED_USER_PATH_ROUTED, FAIL, "3.7");
     expect(Deviation.INVALID_PERCENT_ENCODING_500, FAIL, "12.1");
     expect(Deviation.KEEP_ALIVE_DISABLED, FAIL, "11.1");
+    // POST /plaintext is redirected too, so 10.2 sees a 301.
+    expect(Deviation.PLAINTEXT_REDIRECTS, FAIL, "1.1", "1.2", "1.3", "10.2", "12.2");
     // 12.2: after the robustness cases GET /plaintext must still answer correctly.
     expect(Deviation.PLAINTEXT_TRAILING_NEWLINE, FAIL, "1.3", "12.2");
     expect(Deviation.PLAINTEXT_AS_HTML, FAIL, "1.2");
@@ -67,7 +72,9 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.DUPLICATE_KEYS_FIRST_WINS, WARN, "8.5");
     expect(Deviation.DUPLICATE_KEYS_REJECTED, WARN, "8.5");
     expect(Deviation.WRONG_METHOD_404, WARN, "10.2");
-    // CRASHES_ON_ and HANGS_ON_DEEP_NESTING take every later clause down with them: checked on their own below.
+    expect(Deviation.DUPLICATE_KEYS_500, FAIL, "8.5", "12.1");
+    // CRASHES_ON_ and HANGS_ON_DEEP_NESTING take every later clause down with them, and
+    // REQUIRES_CHARSET_PARAMETER every check that posts JSON: checked on their own below.
   }
 
   private static void expectMixed(Deviation deviation, Map<String, Verdict> verdicts) {
@@ -76,6 +83,21 @@ class SuiteCatchesFaultsTest {
 
   private static void expect(Deviation deviation, Verdict verdict, String... clauses) {
     EXPECTED.put(deviation, Stream.of(clauses).collect(Collectors.toMap(c -> c, c -> verdict, (a, b) -> a, TreeMap::new)));
+  }
+
+  @Test
+  void everyClauseIsBrokenByAtLeastOneDeviation() {
+    // The relay, the crash and the charset-only server, below.
+    Set<String> failed = new TreeSet<>(Set.of("11.1", "11.2", "5.6", "12.2", "4.1"));
+    Set<String> warned = new TreeSet<>();
+    EXPECTED.values().forEach(verdicts -> verdicts.forEach((clause, verdict) ->
+        (verdict == FAIL ? failed : warned).add(clause)));
+    for (SpecClause clause : SpecClause.ALL) {
+      assertThat(failed).as("a deviation that FAILs %s", clause.id()).contains(clause.id());
+      if (clause.severity() == Severity.WARN) {
+        assertThat(warned).as("a deviation that WARNs %s", clause.id()).contains(clause.id());
+      }
+    }
   }
 
   @Test
@@ -89,8 +111,8 @@ class SuiteCatchesFaultsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Deviation.class, names = {"CRASHES_ON_DEEP_NESTING", "HANGS_ON_DEEP_NESTING"},
-      mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(value = Deviation.class, mode = EnumSource.Mode.EXCLUDE,
+      names = {"CRASHES_ON_DEEP_NESTING", "HANGS_ON_DEEP_NESTING", "REQUIRES_CHARSET_PARAMETER"})
   void eachDeviationIsCaughtByItsClauses(Deviation deviation) throws Exception {
     Map<String, Verdict> expected = EXPECTED.get(deviation);
     assertThat(expected).as("expected clauses for %s", deviation).isNotNull();
@@ -101,6 +123,25 @@ class SuiteCatchesFaultsTest {
       assertThat(report.overall()).isEqualTo(overall);
       report.clauses().stream().filter(c -> c.verdict() != Verdict.PASS)
           .forEach(c -> assertThat(c.findings()).as("findings of %s", c.id()).isNotEmpty());
+    }
+  }
+
+  @Test
+  void responsesWithoutLengthOrChunksAreCaught() throws Exception {
+    try (FaultyServer server = FaultyServer.correct(); CloseDelimitedRelay relay = new CloseDelimitedRelay(server.url())) {
+      SuiteReport report = ConformanceSuite.run(relay.url());
+      // Every response ends with the connection, so keep-alive is gone too.
+      assertThat(notPassing(report)).as(ConformanceReports.table(report)).isEqualTo(Map.of("11.1", FAIL, "11.2", FAIL));
+    }
+  }
+
+  @Test
+  void aServerThatOnlyAcceptsJsonWithACharsetFailsPlainJson() throws Exception {
+    try (FaultyServer server = FaultyServer.with(Deviation.REQUIRES_CHARSET_PARAMETER)) {
+      SuiteReport report = ConformanceSuite.run(server.url());
+      assertThat(notPassing(report)).as(ConformanceReports.table(report))
+          .containsEntry("4.1", FAIL).doesNotContainKeys("1.1", "4.4", "4.5");
+      assertThat(report.overall()).isEqualTo(FAIL);
     }
   }
 

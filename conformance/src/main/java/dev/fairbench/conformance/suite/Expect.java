@@ -112,12 +112,15 @@ final class Expect {
         .isLessThan(500);
   }
 
-  /** The server is still up: GET /plaintext answers 200 (4.6 "stays up", 5.6 "never a crash"). */
+  /**
+   * The server is still up (4.6 "stays up", 5.6 "never a crash"): GET /plaintext gets an answer
+   * below 500. Whether the answer is right is clause 1's business, and 12.2's.
+   */
   static void stillUp(HttpTarget server, String after) {
     Exchange ex = plaintextAfter(server, after);
     assertThat(ex.status())
-        .as("after %s: GET /plaintext expected 200, got %s", after, ex.summary())
-        .isEqualTo(200);
+        .as("after %s: GET /plaintext expected an answer, got %s", after, ex.summary())
+        .isLessThan(500);
   }
 
   /** Clause 12.2: GET /plaintext still answers correctly, 200 Hello, World!. */

@@ -29,7 +29,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -442,8 +441,7 @@ final class FaultyServer implements AutoCloseable {
     if (!has(Deviation.CASE_INSENSITIVE_KEYS)) {
       return object.get(name);
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
+    for (Map.Entry<String, JsonNode> field : object.properties()) {
       if (field.getKey().equalsIgnoreCase(name)) {
         return field.getValue();
       }

@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.cli;
 import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.runtime.DockerRuntime;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.nio.file.Path;
@@ -27,7 +28,8 @@ public final class LimitOptions {
   Integer workers;
 
   @Option(names = "--runtime", paramLabel = "NAME", defaultValue = Defaults.RUNTIME,
-      description = "Where servers run: native (local processes in a cgroup). Default: ${DEFAULT-VALUE}.")
+      description = "Where servers run: native (local processes in a cgroup) or docker (containers, see "
+          + "docs/DOCKER.md). Default: ${DEFAULT-VALUE}.")
   String runtime;
 
   Limits limits(Defaults.Profile profile) {
@@ -51,9 +53,14 @@ public final class LimitOptions {
   }
 
   ServerRuntime runtime(Path logDir) {
-    if (runtime.equals("native")) {
-      return new NativeRuntime(logDir);
-    }
-    throw new UsageException("unknown runtime \"" + runtime + "\"; available: native");
+    return runtime(runtime, logDir);
+  }
+
+  static ServerRuntime runtime(String name, Path logDir) {
+    return switch (name) {
+      case "native" -> new NativeRuntime(logDir);
+      case "docker" -> new DockerRuntime(logDir);
+      default -> throw new UsageException("unknown runtime \"" + name + "\"; available: native, docker");
+    };
   }
 }

@@ -4,7 +4,9 @@ import dev.fairbench.orchestrator.config.FairbenchPaths;
 import dev.fairbench.orchestrator.discovery.Entry;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
+import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -20,19 +23,24 @@ import picocli.CommandLine.Spec;
     header = "List the entries and their variants, each available or unavailable with the reason.",
     description = {
       "Reads impls/*/fairbench.toml. An entry is unavailable when its manifest is invalid, a tool it",
-      "requires is not on PATH, or its availability probe fails (the probe's last line is the reason).",
+      "requires is not on PATH, or its availability probe fails (the probe's last line is the reason);",
+      "With --runtime docker, availability is the Docker runtime's own verdict (docs/DOCKER.md).",
       "Exit 0 when the entries could be read, 2 when the entries folder does not exist."
     })
 public final class ListCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ImplsOption impls;
 
+  @Option(names = "--runtime", paramLabel = "NAME", defaultValue = Defaults.RUNTIME,
+      description = "Judge availability for this runtime: native or docker. Default: ${DEFAULT-VALUE}.")
+  String runtimeName;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     FairbenchPaths paths = FairbenchPaths.detect();
     EntryCatalog catalog = impls.catalog(paths);
-    NativeRuntime runtime = new NativeRuntime(paths.results().resolve("logs"));
+    ServerRuntime runtime = LimitOptions.runtime(runtimeName, paths.results().resolve("logs"));
 
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"ENTRY", "LANGUAGE", "FRAMEWORK", "WORKERS", "STATUS"});
@@ -66,7 +74,7 @@ public final class ListCommand implements Callable<Integer> {
           (Object[]) row);
     }
     out.println();
-    String note = runtime.limitsNote();
+    String note = runtime instanceof NativeRuntime nativeRuntime ? nativeRuntime.limitsNote() : "";
     out.printf("%d of %d available with the %s runtime (limits: %s%s); entries from %s%n", available, rows.size() - 1,
         runtime.name(), runtime.limitsMode(), note.isEmpty() ? "" : "; " + note, catalog.implsDir());
     out.flush();

@@ -31,7 +31,7 @@ public final class OhaLoadGenerator {
   private final String clientCpus;
   private final String version;
 
-  private OhaLoadGenerator(String clientCpus, String version) {
+  OhaLoadGenerator(String clientCpus, String version) {
     this.clientCpus = clientCpus;
     this.version = version;
   }

@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
       ListCommand.class,
       ConformanceCommand.class,
       RunCommand.class,
+      RateCommand.class,
       ReportCommand.class,
       CommandLine.HelpCommand.class
     },

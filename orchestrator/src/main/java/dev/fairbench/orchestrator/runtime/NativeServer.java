@@ -42,6 +42,11 @@ final class NativeServer implements RunningServer {
     return limitsMode;
   }
 
+  /** The server's first process. */
+  long pid() {
+    return process.pid();
+  }
+
   @Override
   public URI baseUrl() {
     return baseUrl;

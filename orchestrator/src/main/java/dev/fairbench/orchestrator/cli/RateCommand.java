@@ -57,23 +57,24 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Send a fixed request rate to entries with oha; report success, statuses and corrected latencies.",
     description = {
-      "Constant-rate mode. For each entry (none given: every entry; unavailable ones are recorded with",
-      "their reason): build it, start it on the server CPU set under the memory limit with WORKERS set,",
-      "run the conformance suite (a FAIL means it is not loaded), then for each endpoint warm up at",
-      "--rate for --warmup and measure one run at --rate for --duration, with oha pinned to the client",
-      "CPU set. oha sends each request at its scheduled time whether or not earlier ones were answered",
-      "and measures latency from that time (--latency-correction), so queueing in a server that cannot",
-      "keep up is counted (coordinated omission). Requests still in flight at the deadline are awaited",
-      "up to the 2 s request timeout.",
+      "Constant-rate mode. For each entry (none given: every entry; unavailable ones are recorded with their "
+          + "reason): build it, start it on the server CPU set under the memory limit with WORKERS set, run the "
+          + "conformance suite (a FAIL means it is not loaded), then for each endpoint warm up at --rate for "
+          + "--warmup and measure one run at --rate for --duration, with oha pinned to the client CPU set.",
       "",
-      "Per cell: target and achieved rate, requests sent and completed, responses by status, errors by",
-      "kind, success rate (200 responses over requests sent), latency p50/p90/p99/p99.9/max, server CPU",
-      "seconds and peak RSS, oha's CPU. Flags: saturated (achieved below 95% of the target: the server",
-      "or the client could not keep up), invalid (success below 99.9%).",
+      "oha sends each request at its scheduled time whether or not earlier ones were answered, and measures "
+          + "latency from that time (--latency-correction), so the queueing of a server that cannot keep up is "
+          + "counted instead of hidden (coordinated omission). Requests still in flight at the deadline are "
+          + "awaited, up to the 2 s request timeout.",
       "",
-      "rate.json is rewritten after every cell; the table goes to stdout, progress to stderr. Exit 0 when",
-      "every selected entry was measured (flags do not change it), 1 when one failed to build, start,",
-      "pass conformance or be measured, 2 for a usage error or when oha is not installed."
+      "Per cell: target and achieved rate, requests sent and completed, responses by status, errors by kind, "
+          + "success rate (200 responses over requests sent), latency p50/p90/p99/p99.9/max, server CPU seconds "
+          + "and peak RSS, oha's CPU. Flags: saturated (achieved rate below 95%% of the target: the server or the "
+          + "client could not keep up), invalid (success below 99.9%%).",
+      "",
+      "rate.json is rewritten after every cell; the table goes to stdout, progress to stderr. Exit 0 when every "
+          + "selected entry was measured (flags do not change it), 1 when one failed to build, start, pass "
+          + "conformance or be measured, 2 for a usage error or when oha is not installed."
     })
 public final class RateCommand implements Callable<Integer> {
   private static final int TAIL_LINES = 20;

@@ -316,7 +316,7 @@ public final class RateCommand implements Callable<Integer> {
           return failedCell(name, "the server " + server.exitReason().orElse("exited") + " during the run");
         }
         Measurement measurement = new Measurement(rate, result.achievedRate(), result.durationSeconds(),
-            result.sent(), result.completed(), result.errors(), result.successRate(), result.statusCountsByName(),
+            Math.round(rate * config.duration().toMillis() / 1e3), result.sent(), result.completed(), result.errors(), result.successRate(), result.statusCountsByName(),
             result.errorCounts(), result.latency(), after.cpuSeconds() - before.cpuSeconds(), after.peakRssBytes(),
             after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation());
         return new Cell(name, Cell.MEASURED, "", measurement, result.flags(rate));

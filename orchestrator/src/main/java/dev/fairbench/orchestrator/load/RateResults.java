@@ -58,7 +58,9 @@ public final class RateResults {
   /**
    * The measured run of a cell.
    *
-   * @param sent            requests oha started (completed + errors)
+   * @param scheduled       target rate × duration: the requests the run should have sent
+   * @param sent            requests oha started (completed + errors); fewer than scheduled when every
+   *                        connection was busy until the deadline: the rest were never sent
    * @param completed       requests that got a response, whatever its status
    * @param successRate     200 responses over requests sent
    * @param statusCounts    responses by status code
@@ -66,7 +68,7 @@ public final class RateResults {
    * @param latencyMicros   corrected for coordinated omission; null when nothing was answered
    * @param clientCpuUtilisation oha's CPU seconds over the run's wall time (1.0 = one core)
    */
-  public record Measurement(double targetRate, double achievedRate, double durationSeconds, long sent,
+  public record Measurement(double targetRate, double achievedRate, double durationSeconds, long scheduled, long sent,
       long completed, long errors, double successRate, Map<String, Long> statusCounts,
       Map<String, Long> errorCounts, ConstantRateResult.Latency latencyMicros, double serverCpuSeconds,
       long serverPeakRssBytes, long serverMemoryPeakBytes, double clientCpuSeconds, double clientCpuUtilisation) {}

@@ -283,14 +283,16 @@ public final class RateCommand implements Callable<Integer> {
               + (ids.size() == 1 ? " " : "s ") + String.join(", ", ids) + "; not loaded", "", conformance, List.of());
         }
         List<Cell> cells = new ArrayList<>();
+        // Until the entry is done the file says so: a crash leaves it marked interrupted.
+        EntryRecord interrupted = entry(variant, versions, EntryStatus.INTERRUPTED,
+            "the run stopped before this entry finished", "", conformance, cells);
+        save(interrupted);
         for (Endpoint endpoint : config.endpoints()) {
           Cell cell = measure(server, endpoint);
           cells.add(cell);
           err.println("  " + describe(cell));
           err.flush();
-          // Until the entry is done the file says so: a crash leaves it marked interrupted.
-          save(entry(variant, versions, EntryStatus.INTERRUPTED, "the run stopped before this entry finished", "",
-              conformance, cells));
+          save(entry(variant, versions, EntryStatus.INTERRUPTED, interrupted.reason(), "", conformance, cells));
         }
         boolean allMeasured = cells.stream().allMatch(c -> c.status().equals(Cell.MEASURED));
         return allMeasured

@@ -29,6 +29,7 @@ import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
+import dev.fairbench.orchestrator.runtime.SelfAffinity;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
 import dev.fairbench.orchestrator.runtime.ThreadSample;
 import dev.fairbench.orchestrator.runtime.WorkerObservation;
@@ -153,14 +154,21 @@ public final class BenchmarkRunner {
         return entry.withStatus(EntryStatus.CONFORMANT).finish();
       }
       boolean allMeasured = true;
-      for (Endpoint endpoint : config.endpoints()) {
-        listener.cellStarted(variant.id(), endpoint.wireName());
-        CellResult cell = measure(variant, server, endpoint);
-        allMeasured &= cell.status().equals(CellResult.MEASURED);
-        entry = entry.withCell(cell);
-        listener.cellFinished(variant.id(), cell);
-        // Until the entry is done the file says so: a crash leaves it marked interrupted, not measured.
-        save(Optional.of(entry.withStatus(EntryStatus.INTERRUPTED).failed("the run stopped before this entry finished", "")));
+      // While cells run, the orchestrator stays off the server's CPUs; builds afterwards get every CPU again.
+      SelfAffinity.set(config.limits().clientCpus());
+      try {
+        for (Endpoint endpoint : config.endpoints()) {
+          listener.cellStarted(variant.id(), endpoint.wireName());
+          CellResult cell = measure(variant, server, endpoint);
+          allMeasured &= cell.status().equals(CellResult.MEASURED);
+          entry = entry.withCell(cell);
+          listener.cellFinished(variant.id(), cell);
+          // Until the entry is done the file says so: a crash leaves it marked interrupted, not measured.
+          save(Optional.of(
+              entry.withStatus(EntryStatus.INTERRUPTED).failed("the run stopped before this entry finished", "")));
+        }
+      } finally {
+        SelfAffinity.restore();
       }
       return allMeasured ? entry.withStatus(EntryStatus.MEASURED).finish()
           : entry.withStatus(EntryStatus.PARTIAL).failed("some endpoints could not be measured", server.logTail(TAIL_LINES));

@@ -25,6 +25,7 @@ final class NativeServer implements RunningServer {
   private final String limitsMode;
   private final Path log;
   private boolean closed;
+  private BusyWorkers.Sampler sampler;
 
   NativeServer(EntryVariant variant, Limits limits, int port, URI baseUrl, Process process, LimitsBackend.Group group,
       String limitsMode, Path log) {
@@ -76,13 +77,23 @@ final class NativeServer implements RunningServer {
   }
 
   @Override
-  public ThreadSample sampleThreads() {
+  public synchronized ThreadSample sampleThreads() {
+    stopSampler();
     Set<Long> pids = pids();
-    return new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids), ProcFs.processTicks(pids));
+    ThreadSample first = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids), ProcFs.processTicks(pids));
+    sampler = new BusyWorkers.Sampler(first, this::pids);
+    return first;
+  }
+
+  private synchronized List<BusyWorkers> stopSampler() {
+    List<BusyWorkers> intervals = sampler == null ? List.of() : sampler.stop();
+    sampler = null;
+    return intervals;
   }
 
   @Override
   public WorkerObservation observeWorkers(ThreadSample since) {
+    List<BusyWorkers> intervals = stopSampler();
     Set<Long> pids = pids();
     ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids), ProcFs.processTicks(pids));
     Map<String, Long> threadDeltas = new HashMap<>();
@@ -101,7 +112,11 @@ final class NativeServer implements RunningServer {
         .toList();
     Set<String> inodes = ProcFs.listeningInodes(port);
     int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();
-    int observed = variant.workersModel() == WorkersModel.PROCESSES ? busyProcesses : busyThreads;
+    boolean byProcess = variant.workersModel() == WorkersModel.PROCESSES;
+    // Busy at the same time (median over the sampled intervals), not busy at some point of the run.
+    int observed = intervals.size() >= 3
+        ? BusyWorkers.median(intervals.stream().map(b -> byProcess ? b.processes() : b.threads()).toList())
+        : byProcess ? busyProcesses : busyThreads;
     return new WorkerObservation(variant.workersModel().wireName(), limits.workers(), observed, pids.size(), listening,
         Math.max(now.cpuTicks().size(), since.cpuTicks().size()), busyThreads, observed == limits.workers(), busy);
   }
@@ -132,6 +147,7 @@ final class NativeServer implements RunningServer {
       return;
     }
     closed = true;
+    stopSampler();
     Set<Long> pids = pids();
     pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy));
     if (!awaitGone(Defaults.STOP_GRACE.toMillis())) {

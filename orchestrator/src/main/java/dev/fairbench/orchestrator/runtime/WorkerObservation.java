@@ -5,8 +5,9 @@ package dev.fairbench.orchestrator.runtime;
  *
  * @param model              the manifest's workers.model
  * @param requested          the WORKERS value it was started with
- * @param observed           processes (model "processes") or threads (model "threads") that burned
- *                           at least {@link #BUSY_SHARE} of the server's CPU time during the sampled window
+ * @param observed           processes (model "processes") or threads (model "threads") busy at the
+ *                           same time: the median over the run's 500 ms intervals of those that used
+ *                           at least {@link #BUSY_SHARE} of the server's CPU in the interval
  * @param processes          processes of the server
  * @param listeningProcesses processes holding the listening socket
  * @param threads            threads of all the server's processes

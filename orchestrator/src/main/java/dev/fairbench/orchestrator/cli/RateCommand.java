@@ -103,8 +103,8 @@ public final class RateCommand implements Callable<Integer> {
   List<String> endpoints = Defaults.ENDPOINTS;
 
   @Option(names = "--connections", paramLabel = "N",
-      description = "Connections oha opens (default: 64 on 2-3 cores, 128 from 4). Too few for the rate "
-          + "and latency shows as saturation.")
+      description = "Connections oha opens (default: 64 on 2-3 cores, 128 from 4). Holding a rate R at a latency "
+          + "of L s takes about R × L of them; with fewer, oha, not the server, limits the rate.")
   Integer connections;
 
   @Option(names = "--output", paramLabel = "DIR",

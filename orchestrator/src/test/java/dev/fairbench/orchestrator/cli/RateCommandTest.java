@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
+import dev.fairbench.orchestrator.load.ConstantRateResult;
 import dev.fairbench.orchestrator.load.OhaLoadGenerator;
 import dev.fairbench.orchestrator.load.RateResults;
 import dev.fairbench.orchestrator.load.RateResults.Cell;
@@ -98,6 +99,29 @@ class RateCommandTest {
     assertThat(table).contains("not loaded: tiny-python:wrong-json: conformance-failed: conformance FAIL in clause");
     assertThat(table).contains("Results: " + dir.resolve("rate.json"));
     assertThat(err.toString()).contains("[1/2] tiny-python:stdlib").contains("plaintext: ").contains("req/s");
+  }
+
+  @Test
+  void theTableHasARowPerCellAndSaysWhyTheOthersWereNotLoaded() {
+    Measurement late = new Measurement(6000, 1958.1, 2.03, 12000, 3990, 3980, 10, 3970.0 / 3990,
+        Map.of("200", 3970L, "503", 10L), Map.of("timeout", 10L),
+        new ConstantRateResult.Latency(642064, 1278232, 1351233, 1374549, 1374624, 717074), 1.9, 50_000_000,
+        60_000_000, 0.2, 0.1);
+    EntryRecord measured = new EntryRecord("py-fastapi", "py-fastapi", "default", "Python", "FastAPI", Map.of(),
+        EntryStatus.PARTIAL, "some endpoints could not be measured", "", null,
+        List.of(new Cell("json", Cell.MEASURED, "", late, List.of("saturated", "invalid")),
+            new Cell("user", Cell.FAILED, "the server exited with code 1 during the run", null, List.of())));
+    EntryRecord skipped = new EntryRecord("elixir-phoenix", "elixir-phoenix", "default", "Elixir", "Phoenix",
+        Map.of(), EntryStatus.UNAVAILABLE, "hex.pm is unreachable", "", null, List.of());
+
+    assertThat(RateCommand.table(List.of(measured, skipped)).lines().toList()).containsExactly(
+        "entry       endpoint  status 200  other status  errors  success  p50 ms   p99 ms   max ms"
+            + "  achieved/target req/s  flags",
+        "py-fastapi  json            3970            10      10  99.499%  642.06  1351.23  1374.62"
+            + "          1958.1 / 6000  saturated, invalid",
+        "py-fastapi  user               -             -       -        -       -        -        -"
+            + "                      -  failed: the server exited with code 1 during the run",
+        "not loaded: elixir-phoenix: unavailable: hex.pm is unreachable");
   }
 
   @Test

@@ -30,6 +30,7 @@ import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
+import dev.fairbench.orchestrator.runtime.SelfAffinity;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
 import java.io.IOException;
@@ -287,12 +288,18 @@ public final class RateCommand implements Callable<Integer> {
         EntryRecord interrupted = entry(variant, versions, EntryStatus.INTERRUPTED,
             "the run stopped before this entry finished", "", conformance, cells);
         save(interrupted);
-        for (Endpoint endpoint : config.endpoints()) {
-          Cell cell = measure(server, endpoint);
-          cells.add(cell);
-          err.println("  " + describe(cell));
-          err.flush();
-          save(entry(variant, versions, EntryStatus.INTERRUPTED, interrupted.reason(), "", conformance, cells));
+        // While cells run, the orchestrator stays off the server's CPUs (oha is pinned there too).
+        SelfAffinity.set(config.limits().clientCpus());
+        try {
+          for (Endpoint endpoint : config.endpoints()) {
+            Cell cell = measure(server, endpoint);
+            cells.add(cell);
+            err.println("  " + describe(cell));
+            err.flush();
+            save(entry(variant, versions, EntryStatus.INTERRUPTED, interrupted.reason(), "", conformance, cells));
+          }
+        } finally {
+          SelfAffinity.restore();
         }
         boolean allMeasured = cells.stream().allMatch(c -> c.status().equals(Cell.MEASURED));
         return allMeasured

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
       RunCommand.class,
       RateCommand.class,
       ReportCommand.class,
+      CompareCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -1,0 +1,35 @@
+package dev.fairbench.orchestrator.cli;
+
+import com.fasterxml.jackson.core.JacksonException;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Reading a results file named on the command line, with usage errors instead of stack traces. */
+final class ResultsFiles {
+  private ResultsFiles() {}
+
+  static ResultsDocument read(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new UsageException("no such file: " + file);
+    }
+    ResultsDocument document;
+    try {
+      document = ResultsJson.read(file);
+    } catch (JacksonException e) {
+      throw new UsageException(file + " is not a fairbench results file: " + e.getOriginalMessage());
+    }
+    if (document.environment() == null) {
+      throw new UsageException(file + " is not a fairbench results file: it has no environment block");
+    }
+    return document;
+  }
+
+  static void write(Path file, String content) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    Files.createDirectories(parent);
+    Files.writeString(file, content);
+  }
+}

@@ -125,7 +125,21 @@ final class FaultyServer implements AutoCloseable {
     /** A strict parser whose duplicate-key error is not handled: 500. */
     DUPLICATE_KEYS_500,
     /** Implementation-defined (WARN): a known path with another method answers 404. */
-    WRONG_METHOD_404
+    WRONG_METHOD_404,
+    /** Python's json by default: NaN, Infinity and -Infinity are parsed (a non-finite age is still 400). */
+    ACCEPTS_NON_FINITE_NUMBERS,
+    /** The 1 MiB limit is checked against Content-Length only: a chunked body of any size is read. */
+    LIMIT_ON_CONTENT_LENGTH_ONLY,
+    /** "Lenient JSON": text/json and any application/*+json count as JSON. */
+    ACCEPTS_JSON_SUFFIX_MEDIA_TYPES,
+    /** The body is parsed before the media type is checked: {@code {} or [] as text/plain answer 400. */
+    PARSES_BEFORE_MEDIA_TYPE,
+    /** The body gathered as a string and the limit counted in UTF-16 code units, as JavaScript's length. */
+    LIMIT_COUNTS_CHARACTERS,
+    /** The id percent-decoded twice: /user/100%2541 gives "100A". */
+    DECODES_IDS_TWICE,
+    /** Implementation-defined (WARN): paths match routes case-insensitively, /PLAINTEXT is /plaintext. */
+    CASE_INSENSITIVE_ROUTES
   }
 
   private final Set<Deviation> deviations;
@@ -148,6 +162,9 @@ final class FaultyServer implements AutoCloseable {
     }
     if (has(Deviation.ACCEPTS_UNESCAPED_CONTROL_CHARACTERS)) {
       json.enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS);
+    }
+    if (has(Deviation.ACCEPTS_NON_FINITE_NUMBERS)) {
+      json.enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
     }
     this.mapper = json.build();
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
@@ -200,7 +217,8 @@ final class FaultyServer implements AutoCloseable {
       }
       path = path.substring(prefix.length());
       String method = exchange.getRequestMethod();
-      switch (path) {
+      String route = has(Deviation.CASE_INSENSITIVE_ROUTES) ? path.toLowerCase(Locale.ROOT) : path;
+      switch (route) {
         case "/plaintext" -> {
           if (has(Deviation.PLAINTEXT_REDIRECTS)) {
             exchange.getResponseHeaders().set("Location", prefix + "/plaintext/");
@@ -232,7 +250,7 @@ final class FaultyServer implements AutoCloseable {
           }
         }
         default -> {
-          if (path.startsWith("/user/")) {
+          if (route.startsWith("/user/")) {
             user(exchange, method, path.substring("/user/".length()));
           } else {
             error(exchange, 404, "no such path: " + path);
@@ -267,6 +285,9 @@ final class FaultyServer implements AutoCloseable {
       return;
     }
     String id = has(Deviation.NO_PERCENT_DECODING) ? segment : percentDecode(segment);
+    if (id != null && has(Deviation.DECODES_IDS_TWICE)) {
+      id = percentDecode(id);
+    }
     if (id == null) {
       if (has(Deviation.INVALID_PERCENT_ENCODING_500)) {
         send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
@@ -314,18 +335,21 @@ final class FaultyServer implements AutoCloseable {
 
   private void validate(HttpExchange exchange) throws IOException {
     String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
-    if (!has(Deviation.IGNORES_CONTENT_TYPE) && !isJson(contentType)) {
-      error(exchange, 415, "Content-Type must be application/json, got " + (contentType == null ? "none" : contentType));
+    boolean mediaTypeChecked = has(Deviation.IGNORES_CONTENT_TYPE) || isJson(contentType);
+    String wrongMediaType = "Content-Type must be application/json, got " + (contentType == null ? "none" : contentType);
+    if (!mediaTypeChecked && !has(Deviation.PARSES_BEFORE_MEDIA_TYPE)) {
+      error(exchange, 415, wrongMediaType);
       return;
     }
     long limit = has(Deviation.NO_BODY_LIMIT) ? Long.MAX_VALUE
         : has(Deviation.LIMIT_AT_EXACTLY_ONE_MEBIBYTE) ? MIB - 1 : MIB;
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (declared != null && Long.parseLong(declared) > limit) {
+    if (declared != null && Long.parseLong(declared) > limit && !has(Deviation.LIMIT_COUNTS_CHARACTERS)) {
       error(exchange, 413, "the body is larger than 1 MiB");
       return;
     }
-    byte[] body = readAtMost(exchange.getRequestBody(), limit);
+    boolean readAll = declared == null && has(Deviation.LIMIT_ON_CONTENT_LENGTH_ONLY) || has(Deviation.LIMIT_COUNTS_CHARACTERS);
+    byte[] body = readAtMost(exchange.getRequestBody(), readAll ? Long.MAX_VALUE : limit);
     if (body == null) {
       error(exchange, 413, "the body is larger than 1 MiB");
       return;
@@ -333,6 +357,10 @@ final class FaultyServer implements AutoCloseable {
     String text = utf8(body, has(Deviation.LENIENT_UTF8));
     if (text == null) {
       badJson(exchange, "the body is not valid UTF-8");
+      return;
+    }
+    if (has(Deviation.LIMIT_COUNTS_CHARACTERS) && text.length() > limit) {
+      error(exchange, 413, "the body is longer than 1 Mi characters");
       return;
     }
     JsonNode json;
@@ -360,6 +388,10 @@ final class FaultyServer implements AutoCloseable {
     }
     if (json == null || !json.isObject()) {
       badJson(exchange, "the body must be a JSON object");
+      return;
+    }
+    if (!mediaTypeChecked) {
+      error(exchange, 415, wrongMediaType);
       return;
     }
     int invalid = has(Deviation.VALIDATION_ERRORS_AS_422) ? 422 : 400;
@@ -397,7 +429,7 @@ final class FaultyServer implements AutoCloseable {
     if (age != null && age.isBoolean() && has(Deviation.ACCEPTS_BOOLEAN_AGE)) {
       age = JsonNodeFactory.instance.numberNode(age.booleanValue() ? 1 : 0);
     }
-    if (age == null || !age.isNumber()) {
+    if (age == null || !age.isNumber() || age.isDouble() && !Double.isFinite(age.doubleValue())) {
       error(exchange, invalid, "age must be an integer");
       return;
     }
@@ -510,6 +542,11 @@ final class FaultyServer implements AutoCloseable {
       return contentType.equals("application/json; charset=utf-8");
     }
     String type = contentType.split(";", 2)[0].trim();
+    if (has(Deviation.ACCEPTS_JSON_SUFFIX_MEDIA_TYPES)) {
+      String lower = type.toLowerCase(Locale.ROOT);
+      return lower.equals("application/json") || lower.equals("text/json")
+          || lower.startsWith("application/") && lower.endsWith("+json");
+    }
     return has(Deviation.MEDIA_TYPE_CASE_SENSITIVE) ? type.equals("application/json") : type.equalsIgnoreCase("application/json");
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -47,12 +48,36 @@ final class Json {
    * {@code size} bytes.
    */
   static byte[] validBodyOfSize(int size) {
+    return validBodyOfSize(size, "x");
+  }
+
+  /**
+   * Like {@link #validBodyOfSize(int)}, padded with the given character as far as it fits and then
+   * with {@code x}: with a 4-byte character the body has far fewer characters than bytes.
+   */
+  static byte[] validBodyOfSize(int size, String padCharacter) {
     String prefix = "{\"name\":\"a\",\"age\":1,\"pad\":\"";
     String suffix = "\"}";
     int padding = size - prefix.length() - suffix.length();
     if (padding < 0) {
       throw new IllegalArgumentException("a valid body needs at least " + (prefix.length() + suffix.length()) + " bytes");
     }
-    return (prefix + "x".repeat(padding) + suffix).getBytes(StandardCharsets.US_ASCII);
+    int width = padCharacter.getBytes(StandardCharsets.UTF_8).length;
+    String pad = padCharacter.repeat(padding / width) + "x".repeat(padding % width);
+    return (prefix + pad + suffix).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A body as chunked transfer coding (64 KiB chunks and the last chunk), no head. */
+  static byte[] chunked(byte[] body) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int chunk = 64 * 1024;
+    for (int from = 0; from < body.length; from += chunk) {
+      int length = Math.min(chunk, body.length - from);
+      out.writeBytes((Integer.toHexString(length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(body, from, length);
+      out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+    }
+    out.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+    return out.toByteArray();
   }
 }

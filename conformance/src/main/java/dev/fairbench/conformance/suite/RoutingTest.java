@@ -1,9 +1,12 @@
 package dev.fairbench.conformance.suite;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.fairbench.conformance.Severity;
 import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -51,6 +54,31 @@ class RoutingTest {
       throw new ImplementationDefined(ex.request() + ": answered 404 (tolerated); preferred: 405");
     }
     Expect.errorResponse(ex, 405);
+  }
+
+  @ParameterizedTest(name = "GET {0}")
+  @CsvSource({
+      "/PLAINTEXT, /plaintext",
+      "/Plaintext, /plaintext",
+      "/Json, /json",
+      "/USER/42, /user/42"
+  })
+  @Clause(value = "10.3", severity = Severity.WARN)
+  @DisplayName("a path that differs from a route only in letter case answers 404; served as the route is tolerated")
+  void pathDifferingOnlyInCaseAnswers404(String path, String route) {
+    Exchange ex = server.get(path);
+    if (ex.status() == 200) {
+      Exchange routed = server.get(route);
+      boolean sameAsRoute = routed.status() == 200
+          && ex.header("Content-Type").equals(routed.header("Content-Type"))
+          && Arrays.equals(ex.body(), routed.body());
+      assertThat(sameAsRoute)
+          .as("%s: expected 404, or the answer of GET %s (tolerated), got %s; GET %s gives %s",
+              ex.request(), route, ex.summary(), route, routed.summary())
+          .isTrue();
+      throw new ImplementationDefined(ex.request() + ": served as GET " + route + " (case-insensitive routing, tolerated); preferred: 404");
+    }
+    Expect.errorResponse(ex, 404);
   }
 
   private Exchange send(String method, String path) {

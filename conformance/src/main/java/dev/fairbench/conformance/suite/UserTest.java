@@ -50,10 +50,12 @@ class UserTest {
       "caf%C3%A9, café",
       "%F0%9F%98%80, 😀",
       "%E4%B8%AD%E6%96%87, 中文",
-      "%22quoted%22, \"quoted\""
+      "%22quoted%22, \"quoted\"",
+      "100%2541, 100%41",
+      "%25, %"
   })
   @Clause("3.3")
-  @DisplayName("the id is the path segment percent-decoded as UTF-8")
+  @DisplayName("the id is the path segment percent-decoded once, as UTF-8")
   void idIsPercentDecodedAsUtf8(String segment, String id) {
     expectUser("/user/" + segment, id);
   }

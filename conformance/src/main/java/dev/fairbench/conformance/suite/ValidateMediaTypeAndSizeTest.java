@@ -1,12 +1,17 @@
 package dev.fairbench.conformance.suite;
 
 import dev.fairbench.conformance.http.HttpTarget;
+import dev.fairbench.conformance.http.RawHttp;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 @Order(4)
@@ -14,6 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(TargetExtension.class)
 class ValidateMediaTypeAndSizeTest {
   private static final byte[] VALID = "{\"name\":\"Ada\",\"age\":36}".getBytes(StandardCharsets.UTF_8);
+  private static final String EMOJI = "\uD83D\uDE00";
 
   private final HttpTarget server;
 
@@ -44,35 +50,73 @@ class ValidateMediaTypeAndSizeTest {
     Expect.accepted(server.postValidate(contentType, VALID), "Ada", 36);
   }
 
-  @ParameterizedTest(name = "Content-Type: {0}")
-  @ValueSource(strings = {"text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=x"})
+  /** The media-type check comes first: a valid body, malformed JSON and a non-object all get 415. */
+  private static final List<String> ANY_BODY = List.of("{\"name\":\"Ada\",\"age\":36}", "{", "[]");
+
+  static Stream<Arguments> otherMediaTypes() {
+    return Stream.of(
+            "text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=x",
+            "text/json", "application/problem+json", "application/vnd.api+json")
+        .flatMap(type -> ANY_BODY.stream().map(body -> Arguments.of(type, body)));
+  }
+
+  @ParameterizedTest(name = "Content-Type: {0}, body {1}")
+  @MethodSource("otherMediaTypes")
   @Clause("4.4")
   @DisplayName("any other media type answers an error response with status 415, whatever the body holds")
-  void otherMediaTypeAnswers415(String contentType) {
-    Expect.errorResponse(server.postValidate(contentType, VALID), 415);
+  void otherMediaTypeAnswers415(String contentType, String body) {
+    Expect.errorResponse(server.postValidate(contentType, body.getBytes(StandardCharsets.UTF_8)), 415);
   }
 
-  @Test
+  static Stream<String> anyBody() {
+    return ANY_BODY.stream();
+  }
+
+  @ParameterizedTest(name = "body {0}")
+  @MethodSource("anyBody")
   @Clause("4.5")
-  @DisplayName("a request without Content-Type answers an error response with status 415")
-  void missingContentTypeAnswers415() {
-    Expect.errorResponse(server.postValidate(null, VALID), 415);
+  @DisplayName("a request without Content-Type answers an error response with status 415, whatever the body holds")
+  void missingContentTypeAnswers415(String body) {
+    Expect.errorResponse(server.postValidate(null, body.getBytes(StandardCharsets.UTF_8)), 415);
   }
 
-  @ParameterizedTest(name = "{0} bytes")
-  @ValueSource(ints = {Json.MIB + 1, 3 * Json.MIB})
+  static Stream<Arguments> overOneMebibyte() {
+    return Stream.of(
+        Arguments.of((Json.MIB + 1) + " bytes", Json.validBodyOfSize(Json.MIB + 1), false),
+        Arguments.of((3 * Json.MIB) + " bytes", Json.validBodyOfSize(3 * Json.MIB), false),
+        Arguments.of((Json.MIB + 1) + " bytes padded with U+1F600 (about 262,000 characters)",
+            Json.validBodyOfSize(Json.MIB + 1, EMOJI), false),
+        Arguments.of((2 * Json.MIB) + " bytes sent chunked, without Content-Length", Json.validBodyOfSize(2 * Json.MIB), true));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("overOneMebibyte")
   @Clause("4.6")
-  @DisplayName("a body over 1 MiB answers an error response with status 413, and the server stays up")
-  void bodyOverOneMebibyteAnswers413(int size) {
+  @DisplayName("a body over 1 MiB (counted in bytes, however sent) answers an error response with status 413, and the server stays up")
+  void bodyOverOneMebibyteAnswers413(String what, byte[] body, boolean chunked) {
     // Over a raw socket: the server may answer and close before reading the whole body.
-    Expect.errorResponse(server.postRaw("/validate", "application/json", Json.validBodyOfSize(size)), 413);
-    Expect.stillUp(server, "a " + size + "-byte body");
+    if (chunked) {
+      byte[] head = server.raw().head("POST", server.target("/validate"),
+          "Content-Type: application/json", "Transfer-Encoding: chunked", "Connection: close");
+      String description = HttpTarget.describe("POST", "/validate", "application/json", body) + " (chunked)";
+      Expect.errorResponse(server.sendRaw(description, RawHttp.concat(head, Json.chunked(body))), 413);
+    } else {
+      Expect.errorResponse(server.postRaw("/validate", "application/json", body), 413);
+    }
+    Expect.stillUp(server, "a body of " + what);
   }
 
-  @Test
+  static Stream<Arguments> exactlyOneMebibyte() {
+    return Stream.of(
+        Arguments.of("padded with x", Json.validBodyOfSize(Json.MIB)),
+        Arguments.of("padded with U+1F600", Json.validBodyOfSize(Json.MIB, EMOJI)));
+  }
+
+  @ParameterizedTest(name = "1,048,576 bytes {0}")
+  @MethodSource("exactlyOneMebibyte")
   @Clause("4.7")
   @DisplayName("a valid body of exactly 1 MiB is accepted: the limit is over, not at, 1 MiB")
-  void bodyOfExactlyOneMebibyteIsAccepted() {
-    Expect.accepted(server.postValidate("application/json", Json.validBodyOfSize(Json.MIB)), "a", 1);
+  void bodyOfExactlyOneMebibyteIsAccepted(String what, byte[] body) {
+    Expect.accepted(server.postValidate("application/json", body), "a", 1);
   }
 }

@@ -75,7 +75,10 @@ async def json_message() -> Response:
 
 
 @get("/user/{user_id}")
-async def get_user(user_id: str) -> Response:
+async def get_user(request: Request) -> Response:
+    # The router has already percent-decoded the segment once; binding it to a `str`
+    # parameter would unquote it a second time (/user/100%2541 would give "100A").
+    user_id = request.route_values["user_id"]
     return json_response({"id": user_id, "name": f"User {user_id}"})
 
 

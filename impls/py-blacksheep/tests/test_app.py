@@ -97,6 +97,13 @@ class StdlibJsonTest(unittest.IsolatedAsyncioTestCase):
         chunks = [b" " * 65536] * (MAX_BODY_SIZE // 65536 + 1)
         self.assert_error(await self.call("POST", "/validate", chunks, JSON), 413)
 
+    async def test_user_id_is_percent_decoded_once(self) -> None:
+        for segment, user_id in (("100%2541", "100%41"), ("%25", "%"), ("caf%C3%A9", "café")):
+            with self.subTest(segment=segment):
+                status, _, body = await self.call("GET", f"/user/{segment}")
+                self.assertEqual(status, 200)
+                self.assertEqual(json.loads(body), {"id": user_id, "name": f"User {user_id}"})
+
     async def test_routing_errors_are_json(self) -> None:
         for method, path, status in (("GET", "/nope", 404), ("GET", "/user/", 404), ("GET", "/user/a/b", 404),
                                      ("POST", "/plaintext", 405), ("GET", "/validate", 405)):

@@ -1,7 +1,7 @@
 import json
 from typing import Annotated, Any, Callable, Coroutine
 
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.routing import APIRoute
@@ -50,21 +50,24 @@ class StrictJSONRequest(Request):
         return self._json
 
 
+def require_json_media_type(request: Request) -> None:
+    media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media_type != "application/json":
+        raise HTTPException(status_code=415, detail="Content-Type must be application/json")
+
+
 class StrictJSONRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def strict_json_handler(request: Request) -> Response:
+            # Checked here, before FastAPI reads the body: it parses text/json-like types such as
+            # application/problem+json itself, and a dependency would run only after that, so a
+            # malformed body would answer 400 instead of 415.
+            require_json_media_type(request)
             return await handler(StrictJSONRequest(request.scope, request.receive))
 
         return strict_json_handler
-
-
-# async: a plain def dependency would run in the thread pool on every request.
-async def require_json_media_type(request: Request) -> None:
-    media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if media_type != "application/json":
-        raise HTTPException(status_code=415, detail="Content-Type must be application/json")
 
 
 def _integral_float_to_int(value: Any) -> Any:
@@ -125,10 +128,7 @@ async def get_user(user_id: str) -> dict[str, str]:
 validation = APIRouter(route_class=StrictJSONRoute)
 
 
-@validation.post(
-    "/validate",
-    dependencies=[Depends(require_json_media_type)],
-)
+@validation.post("/validate")
 async def validate(user: User) -> ValidationResult:
     return ValidationResult(name=user.name, age=user.age, valid=True)
 

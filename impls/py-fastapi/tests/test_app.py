@@ -53,9 +53,11 @@ class ValidateTest(unittest.TestCase):
     def test_media_type(self) -> None:
         ok = '{"name":"a","age":1}'
         self.assertEqual(self.post(ok, {"Content-Type": "Application/JSON; charset=utf-8"}).status_code, 200)
-        for headers in ({"Content-Type": "text/plain"}, {"Content-Type": "application/jsonx"}, {}):
-            with self.subTest(headers=headers):
-                self.assert_error(self.post(ok, headers), 415)
+        for headers in ({"Content-Type": "text/plain"}, {"Content-Type": "application/jsonx"}, {},
+                        {"Content-Type": "text/json"}, {"Content-Type": "application/problem+json"}):
+            for body in (ok, "{", "[]"):
+                with self.subTest(headers=headers, body=body):
+                    self.assert_error(self.post(body, headers), 415)
 
     def test_body_limit(self) -> None:
         padding = MAX_BODY_SIZE - len('{"name":"","age":1}')

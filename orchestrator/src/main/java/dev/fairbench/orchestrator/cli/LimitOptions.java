@@ -7,6 +7,7 @@ import dev.fairbench.orchestrator.runtime.DockerRuntime;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Option;
 
 /** The limits and runtime options shared by `run` and `conformance`. */
@@ -28,8 +29,8 @@ public final class LimitOptions {
   Integer workers;
 
   @Option(names = "--runtime", paramLabel = "NAME", defaultValue = Defaults.RUNTIME,
-      description = "Where servers run: native (local processes in a cgroup) or docker (containers, see "
-          + "docs/DOCKER.md). Default: ${DEFAULT-VALUE}.")
+      description = "Where servers run: native (local processes in a cgroup), docker (containers, see "
+          + "docs/DOCKER.md), or auto: docker when a Docker engine answers, native otherwise. Default: ${DEFAULT-VALUE}.")
   String runtime;
 
   Limits limits(Defaults.Profile profile) {
@@ -57,10 +58,18 @@ public final class LimitOptions {
   }
 
   static ServerRuntime runtime(String name, Path logDir) {
-    return switch (name) {
+    return switch (resolve(name, DockerRuntime::engineReachable)) {
       case "native" -> new NativeRuntime(logDir);
       case "docker" -> new DockerRuntime(logDir);
-      default -> throw new UsageException("unknown runtime \"" + name + "\"; available: native, docker");
+      default -> throw new UsageException("unknown runtime \"" + name + "\"; available: auto, native, docker");
     };
+  }
+
+  /** "auto" becomes docker when an engine answers, native otherwise; other names stay as they are. */
+  static String resolve(String name, BooleanSupplier engineReachable) {
+    if (!"auto".equals(name)) {
+      return name;
+    }
+    return engineReachable.getAsBoolean() ? "docker" : "native";
   }
 }

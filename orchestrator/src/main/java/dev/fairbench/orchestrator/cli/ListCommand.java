@@ -32,7 +32,7 @@ public final class ListCommand implements Callable<Integer> {
   @Mixin ImplsOption impls;
 
   @Option(names = "--runtime", paramLabel = "NAME", defaultValue = Defaults.RUNTIME,
-      description = "Judge availability for this runtime: native or docker. Default: ${DEFAULT-VALUE}.")
+      description = "Judge availability for this runtime: native, docker, or auto (docker when an engine answers). Default: ${DEFAULT-VALUE}.")
   String runtimeName;
 
   @Override

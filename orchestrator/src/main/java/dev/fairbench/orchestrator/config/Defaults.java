@@ -14,7 +14,8 @@ public final class Defaults {
 
   public static final long MEMORY_BYTES = 512L * 1024 * 1024;
   public static final List<String> ENDPOINTS = List.of("plaintext", "json", "user", "validate");
-  public static final String RUNTIME = "native";
+  /** Docker when an engine answers, native otherwise. */
+  public static final String RUNTIME = "auto";
   /** Socket timeout of wrk; a request slower than this counts as a timeout error. */
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration STOP_GRACE = Duration.ofSeconds(5);

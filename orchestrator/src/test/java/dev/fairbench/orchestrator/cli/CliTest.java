@@ -70,7 +70,7 @@ class CliTest {
     assertThat(execute("run", "--impls", TestEntries.impls().toString(), "nginx")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("unknown entry nginx").contains("known: ").contains("tiny-python:stdlib");
 
-    assertThat(execute("conformance", "--impls", TestEntries.impls().toString(), "tiny-python:pypy"))
+    assertThat(execute("conformance", "--runtime", "native", "--impls", TestEntries.impls().toString(), "tiny-python:pypy"))
         .isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("tiny-python:pypy");
   }

@@ -48,7 +48,7 @@ class RateCommandTest {
     assertThat(TestEntries.onPath("python3")).as("python3 runs the fixture server").isTrue();
     Path dir = temp.resolve("rate");
 
-    int exit = execute("rate", "--impls", TestEntries.impls().toString(), "tiny-python:stdlib",
+    int exit = execute("rate", "--runtime", "native", "--impls", TestEntries.impls().toString(), "tiny-python:stdlib",
         "tiny-python:wrong-json", "--rate", "20", "--duration", "2s", "--warmup", "1s", "--connections", "4",
         "--endpoints", "plaintext,validate", "--output", dir.toString());
 

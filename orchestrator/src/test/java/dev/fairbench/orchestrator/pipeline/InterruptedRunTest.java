@@ -28,7 +28,7 @@ class InterruptedRunTest {
   void terminatingTheOrchestratorStopsTheServer() throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
     Process orchestrator = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-        FairbenchCommand.class.getName(), "run", "--impls", TestEntries.impls().toString(), "tiny-python:stdlib",
+        FairbenchCommand.class.getName(), "run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "tiny-python:stdlib",
         "--duration", "30s", "--warmup", "0", "--runs", "1", "--output", output.toString()))
         .redirectErrorStream(true).start();
     int port = -1;

@@ -29,7 +29,7 @@ class JavaReferenceIntegrationTest {
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
 
-    int exit = cli.execute("run", "--impls", impls.toString(), "java-reference", "--duration", "1s", "--runs", "1",
+    int exit = cli.execute("run", "--runtime", "native", "--impls", impls.toString(), "java-reference", "--duration", "1s", "--runs", "1",
         "--warmup", "1s", "--output", output.toString());
 
     assertThat(exit).as(err.toString()).isEqualTo(ExitCodes.OK);

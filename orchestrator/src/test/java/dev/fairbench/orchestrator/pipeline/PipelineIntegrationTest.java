@@ -43,7 +43,7 @@ class PipelineIntegrationTest {
     CommandLine cli = FairbenchCommand.newCommandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
-    exitCode = cli.execute("run", "--impls", TestEntries.impls().toString(), "--duration", "1s", "--runs", "2",
+    exitCode = cli.execute("run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "--duration", "1s", "--runs", "2",
         "--warmup", "1s", "--output", output.resolve("run").toString());
     stdout = out.toString();
     stderr = err.toString();

@@ -1,11 +1,12 @@
 package dev.fairbench.orchestrator.cli;
 
-import com.fasterxml.jackson.core.JacksonException;
+import dev.fairbench.orchestrator.config.FairbenchPaths;
+import dev.fairbench.orchestrator.report.EntryFacts;
+import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.report.MarkdownReport;
+import dev.fairbench.orchestrator.report.html.HtmlReport;
 import dev.fairbench.orchestrator.results.ResultsDocument;
-import dev.fairbench.orchestrator.results.ResultsJson;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,11 +18,13 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
-    header = "Render a results.json as a Markdown report.",
+    header = "Render a results.json as a Markdown report, and optionally as HTML and a fairness review.",
     description = {
       "Req/s per endpoint per entry (as in seed 000), then per cell: spread, µs/request,",
       "server CPU-µs/request, p50/p99, peak RSS, wrk CPU, observed workers and flags; entries not",
       "measured with their reason; conformance verdicts; the environment and limits.",
+      "The fairness review's production-mode facts and departures from idiom come from the",
+      "entries' manifests under impls/ (their [fairness] tables) as they are now.",
       "Exit 0 on success, 2 when the file is missing or is not a fairbench results file."
     })
 public final class ReportCommand implements Callable<Integer> {
@@ -33,29 +36,36 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
   Path output;
 
+  @Option(names = "--html", paramLabel = "FILE",
+      description = "Also write the report as one self-contained HTML file: charts, marks, conformance, fairness review.")
+  Path html;
+
+  @Option(names = "--fairness", paramLabel = "FILE",
+      description = "Also write the fairness review as Markdown: limits applied and observed, versions, production "
+          + "mode, departures from idiom, conformance WARNs, run-quality warnings.")
+  Path fairness;
+
   @Override
   public Integer call() throws IOException {
-    if (!Files.isRegularFile(results)) {
-      throw new UsageException("no such file: " + results);
-    }
-    ResultsDocument document;
-    try {
-      document = ResultsJson.read(results);
-    } catch (JacksonException e) {
-      throw new UsageException(results + " is not a fairbench results file: " + e.getOriginalMessage());
-    }
-    if (document.environment() == null) {
-      throw new UsageException(results + " is not a fairbench results file: it has no environment block");
-    }
+    ResultsDocument document = ResultsFiles.read(results);
     String markdown = MarkdownReport.render(document);
     if (output == null) {
       spec.commandLine().getOut().print(markdown);
       spec.commandLine().getOut().flush();
     } else {
-      Path parent = output.toAbsolutePath().getParent();
-      Files.createDirectories(parent);
-      Files.writeString(output, markdown);
+      ResultsFiles.write(output, markdown);
       spec.commandLine().getErr().println("Report: " + output);
+    }
+    if (html != null || fairness != null) {
+      FairnessReview review = FairnessReview.of(document, EntryFacts.load(FairbenchPaths.detect().impls()));
+      if (fairness != null) {
+        ResultsFiles.write(fairness, review.toMarkdown());
+        spec.commandLine().getErr().println("Fairness review: " + fairness);
+      }
+      if (html != null) {
+        ResultsFiles.write(html, HtmlReport.render(document, review));
+        spec.commandLine().getErr().println("HTML report: " + html);
+      }
     }
     return ExitCodes.OK;
   }

@@ -11,7 +11,10 @@ import dev.fairbench.orchestrator.load.Endpoint;
 import dev.fairbench.orchestrator.load.LoadException;
 import dev.fairbench.orchestrator.load.WrkLoadGenerator;
 import dev.fairbench.orchestrator.pipeline.BenchmarkRunner;
+import dev.fairbench.orchestrator.report.EntryFacts;
+import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.report.MarkdownReport;
+import dev.fairbench.orchestrator.report.html.HtmlReport;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -41,8 +44,10 @@ import picocli.CommandLine.Spec;
       "build it, start it on the server CPU set under the memory limit with WORKERS set, run the",
       "conformance suite (a FAIL means it is not benchmarked), then for each endpoint send one",
       "correctness request, warm up, and measure --runs runs with wrk pinned to the client CPU set.",
-      "results.json is rewritten after every cell; report.md is written at the end. Progress goes",
-      "to stderr. Defaults depend on the machine: on 2-3 cores the server gets CPU 1, wrk CPU 0.",
+      "results.json is rewritten after every cell; report.md, report.html and fairness.md are",
+      "written at the end. Progress goes to stderr. Defaults depend on the machine: on 2-3 cores",
+      "the server gets CPU 1, wrk CPU 0. --runtime auto (default) means docker when an engine",
+      "answers, native otherwise.",
       "Exit 0 when every selected entry was measured, 1 when one failed to build, start, pass",
       "conformance or be measured, 2 for a usage error."
     })
@@ -77,7 +82,7 @@ public final class RunCommand implements Callable<Integer> {
   Integer threads;
 
   @Option(names = "--client-ceiling", paramLabel = "REQ/S", defaultValue = "0",
-      description = "Calibrated maximum req/s of wrk on this machine; a cell within 10% of it is client-bound. "
+      description = "Calibrated maximum req/s of wrk on this machine; a cell within 10%% of it is client-bound. "
           + "0 (default): unknown, judge by wrk's CPU only.")
   double clientCeiling;
 
@@ -148,6 +153,11 @@ public final class RunCommand implements Callable<Integer> {
     ResultsJson.write(results, resultsFile);
     Path report = dir.resolve("report.md");
     Files.writeString(report, MarkdownReport.render(results));
+    FairnessReview review = FairnessReview.of(results, EntryFacts.load(catalog.implsDir()));
+    Path fairness = dir.resolve("fairness.md");
+    Files.writeString(fairness, review.toMarkdown());
+    Path html = dir.resolve("report.html");
+    Files.writeString(html, HtmlReport.render(results, review));
 
     boolean failed = false;
     for (EntryResult entry : results.entries()) {
@@ -157,7 +167,8 @@ public final class RunCommand implements Callable<Integer> {
     long measured = results.entries().stream().filter(e -> e.status() == EntryStatus.MEASURED).count();
     out.printf("Measured %d of %d entries.%n", measured, results.entries().size());
     out.println("Results: " + resultsFile);
-    out.println("Report:  " + report);
+    out.println("Report:  " + report + " (HTML: " + html + ")");
+    out.println("Fairness review: " + fairness);
     out.flush();
     return failed ? ExitCodes.FAILED : ExitCodes.OK;
   }

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
       RateCommand.class,
       ReportCommand.class,
       CompareCommand.class,
+      CleanupCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -98,6 +98,28 @@ public final class DockerRuntime implements ServerRuntime {
         .toList();
   }
 
+  /** Whether this process can use a Docker engine: the environment Testcontainers needs, and an engine that answers. */
+  public static boolean engineReachable() {
+    return missingEnvironment(System.getenv()).isEmpty() && DockerClientFactory.instance().isDockerAvailable();
+  }
+
+  /**
+   * Removes every container carrying the fairbench label (left by a run that was killed), running
+   * or not, and returns their names. The caller has checked {@link #engineReachable()}.
+   */
+  public static List<String> removeLeftoverContainers() {
+    DockerClient client = DockerClientFactory.instance().client();
+    List<String> removed = new java.util.ArrayList<>();
+    for (var container : client.listContainersCmd().withShowAll(true)
+        .withLabelFilter(Map.of(LABEL, "true")).exec()) {
+      client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
+      String name = container.getNames() == null || container.getNames().length == 0
+          ? container.getId().substring(0, 12) : container.getNames()[0].replaceFirst("^/", "");
+      removed.add(name + " (" + container.getImage() + ", " + container.getState() + ")");
+    }
+    return removed;
+  }
+
   @Override
   public Availability availability(EntryVariant variant) {
     Path dockerfile = variant.dir().resolve(variant.dockerfile());

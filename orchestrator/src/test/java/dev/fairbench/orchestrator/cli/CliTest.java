@@ -50,7 +50,7 @@ class CliTest {
 
   @Test
   void listShowsEachEntryAvailableOrWhyNot() {
-    assertThat(execute("list", "--impls", TestEntries.impls().toString())).isEqualTo(ExitCodes.OK);
+    assertThat(execute("list", "--runtime", "native", "--impls", TestEntries.impls().toString())).isEqualTo(ExitCodes.OK);
     String listing = out.toString();
     assertThat(listing).containsPattern("tiny-python:stdlib\\s+Python\\s+http.server stdlib\\s+processes\\s+available");
     assertThat(listing).contains("missing-tool").contains("unavailable: missing tool fairbench-no-such-tool");

@@ -18,9 +18,11 @@ import picocli.CommandLine.Spec;
     header = "Compare two results files cell by cell: before, after, delta, and real or noise.",
     description = {
       "Cells (entry × variant × endpoint) are matched by name. A change is REAL when the two sets",
-      "of runs do not overlap and the delta of the medians exceeds twice the larger coefficient of",
-      "variation (at least 1%); otherwise it is NOISE. A † marks a cell with a doubt (client-bound,",
-      "errors, noisy, few runs). Markdown goes to stdout (or --output), HTML to --html.",
+      "of runs do not overlap and the delta of the medians exceeds both twice the larger coefficient",
+      "of variation and --min-change (5%% by default: two sessions of the same code differ by 2-3%%",
+      "here even when their runs agree within 1%%); otherwise it is NOISE. A † marks a cell with a",
+      "doubt (client-bound, errors, noisy, few runs). Markdown goes to stdout (or --output), HTML",
+      "to --html.",
       "Exit 0 on success, 2 when a file is missing or is not a fairbench results file."
     })
 public final class CompareCommand implements Callable<Integer> {
@@ -38,11 +40,18 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(names = "--html", paramLabel = "FILE", description = "Also write the comparison as a self-contained HTML file.")
   Path html;
 
+  @Option(names = "--min-change", paramLabel = "PERCENT", defaultValue = "5",
+      description = "Smallest change, in percent, that may be called real (default: ${DEFAULT-VALUE}).")
+  double minChangePercent;
+
   @Override
   public Integer call() throws IOException {
     ResultsDocument b = ResultsFiles.read(before);
     ResultsDocument a = ResultsFiles.read(after);
-    Comparison comparison = Comparison.of(b, a);
+    if (!(minChangePercent >= 0 && minChangePercent < 100)) {
+      throw new UsageException("--min-change must be a percentage from 0 to 100, got " + minChangePercent);
+    }
+    Comparison comparison = Comparison.of(b, a, minChangePercent / 100);
     String markdown = comparison.toMarkdown();
     if (output == null) {
       spec.commandLine().getOut().print(markdown);

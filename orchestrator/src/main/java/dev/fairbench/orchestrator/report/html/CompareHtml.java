@@ -15,7 +15,7 @@ public final class CompareHtml {
         .append("tr.NOISE td.verdict{color:#4a5264}tr.NA td.verdict{color:#6b7280;font-style:italic}.doubt{color:#b45309}")
         .append("</style></head><body><h1>Before / after</h1>")
         .append("<p>Before: <code>").append(Html.esc(beforeName)).append("</code><br>After: <code>").append(Html.esc(afterName)).append("</code></p>")
-        .append("<p>REAL: the runs do not overlap and the delta exceeds twice the larger CV (at least 1%). NOISE: the difference could come from the runs' own spread. ")
+        .append("<p>REAL: the runs do not overlap and the delta exceeds twice the larger CV and the minimum change. NOISE: the difference could come from the runs' own spread. ")
         .append("<span class=\"doubt\">†</span> marks a cell with a doubt (client-bound, errors, noisy, few runs).</p>")
         .append("<table><thead><tr><th>entry</th><th>endpoint</th><th>before req/s</th><th>after req/s</th><th>delta</th><th>verdict</th><th>why</th></tr></thead><tbody>\n");
     for (Comparison.Row r : comparison.rows()) {

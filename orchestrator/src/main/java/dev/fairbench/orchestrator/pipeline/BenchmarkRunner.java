@@ -122,7 +122,8 @@ public final class BenchmarkRunner {
       return new Partial(variant, statusOf(e.stage())).withVersions(EnvironmentProbe.versions(variant))
           .failed(e.getMessage(), e.logTail());
     }
-    Partial entry = new Partial(variant, EntryStatus.FAILED).withVersions(EnvironmentProbe.versions(variant));
+    Partial entry = new Partial(variant, EntryStatus.FAILED).withVersions(EnvironmentProbe.versions(variant))
+        .withLimitsReadBack(server.limitsReadBack());
     try (server) {
       listener.serverReady(variant.id(), server.baseUrl().toString());
       Path reportFile = resultsFile.resolveSibling("conformance").resolve(variant.id().replace(':', '_') + ".json");
@@ -293,27 +294,31 @@ public final class BenchmarkRunner {
 
   /** An entry result being filled in. */
   private record Partial(EntryVariant variant, EntryStatus status, Map<String, String> versions,
-      ConformanceSummary conformance, List<CellResult> cells) {
+      ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack) {
     Partial(EntryVariant variant, EntryStatus status) {
-      this(variant, status, Map.of("framework", variant.frameworkVersion()), null, List.of());
+      this(variant, status, Map.of("framework", variant.frameworkVersion()), null, List.of(), "");
+    }
+
+    Partial withLimitsReadBack(String readBack) {
+      return new Partial(variant, status, versions, conformance, cells, readBack);
     }
 
     Partial withStatus(EntryStatus newStatus) {
-      return new Partial(variant, newStatus, versions, conformance, cells);
+      return new Partial(variant, newStatus, versions, conformance, cells, limitsReadBack);
     }
 
     Partial withVersions(Map<String, String> newVersions) {
-      return new Partial(variant, status, newVersions, conformance, cells);
+      return new Partial(variant, status, newVersions, conformance, cells, limitsReadBack);
     }
 
     Partial withConformance(ConformanceSummary summary) {
-      return new Partial(variant, status, versions, summary, cells);
+      return new Partial(variant, status, versions, summary, cells, limitsReadBack);
     }
 
     Partial withCell(CellResult cell) {
       List<CellResult> more = new ArrayList<>(cells);
       more.add(cell);
-      return new Partial(variant, status, versions, conformance, more);
+      return new Partial(variant, status, versions, conformance, more, limitsReadBack);
     }
 
     EntryResult failed(String reason, String logTail) {
@@ -327,7 +332,7 @@ public final class BenchmarkRunner {
     private EntryResult build(String reason, String logTail) {
       return new EntryResult(variant.id(), variant.entry(), variant.variant(), variant.language(),
           variant.framework(), versions, variant.workersModel().wireName(), status, reason, logTail, conformance,
-          cells);
+          cells, limitsReadBack);
     }
   }
 }

@@ -25,6 +25,7 @@ public record FairnessReview(Environment environment, List<EntryReview> entries)
       String reason,
       Map<String, String> versions,
       String limitsApplied,
+      String limitsReadBack,
       String workersObserved,
       boolean workersMatch,
       List<String> production,
@@ -54,6 +55,7 @@ public record FairnessReview(Environment environment, List<EntryReview> entries)
           entry.reason() == null ? "" : entry.reason(),
           new LinkedHashMap<>(entry.versions()),
           limitsApplied(env),
+          entry.limitsReadBack().isBlank() ? "not read back" : entry.limitsReadBack(),
           seen == null ? "not observed (no cell was measured)" : describe(seen),
           seen != null && seen.matches(),
           fact.production(),
@@ -104,6 +106,7 @@ public record FairnessReview(Environment environment, List<EntryReview> entries)
       md.append("- Versions: ");
       md.append(String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList())).append('\n');
       md.append("- Limits applied: ").append(e.limitsApplied()).append('\n');
+      md.append("- Limits read back: ").append(e.limitsReadBack()).append('\n');
       md.append("- Workers observed: ").append(e.workersObserved())
           .append(e.workersMatch() ? " — matches" : " — **does not match, or not observed**").append('\n');
       md.append("- Production mode: ").append(e.production().isEmpty() ? "(the manifest states nothing)" : String.join("; ", e.production())).append('\n');

@@ -23,8 +23,17 @@ public record EntryResult(
     String reason,
     String logTail,
     ConformanceSummary conformance,
-    List<CellResult> cells) {
+    List<CellResult> cells,
+    String limitsReadBack) {
+  /** An entry whose server never ran, so no limits were read back. */
+  public EntryResult(String id, String entry, String variant, String language, String framework,
+      Map<String, String> versions, String workersModel, EntryStatus status, String reason, String logTail,
+      ConformanceSummary conformance, List<CellResult> cells) {
+    this(id, entry, variant, language, framework, versions, workersModel, status, reason, logTail, conformance, cells, "");
+  }
+
   public EntryResult {
+    limitsReadBack = limitsReadBack == null ? "" : limitsReadBack;
     cells = List.copyOf(cells);
     versions = Map.copyOf(versions);
   }

@@ -115,6 +115,16 @@ public final class CgroupV1 implements LimitsBackend {
       }
 
       @Override
+      public String readBack() {
+        try {
+          return "cpuset.cpus=" + Files.readString(cpusetGroup.resolve("cpuset.cpus")).trim()
+              + ", memory.limit_in_bytes=" + Files.readString(memoryGroup.resolve("memory.limit_in_bytes")).trim();
+        } catch (IOException e) {
+          return "";
+        }
+      }
+
+      @Override
       public void destroy() {
         for (Path group : List.of(cpusetGroup, memoryGroup, cpuacctGroup)) {
           try {

@@ -100,6 +100,16 @@ public final class CgroupV2 implements LimitsBackend {
       }
 
       @Override
+      public String readBack() {
+        try {
+          return "cpuset.cpus=" + Files.readString(group.resolve("cpuset.cpus")).trim()
+              + ", memory.max=" + Files.readString(group.resolve("memory.max")).trim();
+        } catch (IOException e) {
+          return "";
+        }
+      }
+
+      @Override
       public void destroy() {
         try {
           Files.deleteIfExists(group);

@@ -70,6 +70,7 @@ public final class DockerServer implements RunningServer {
   }
 
   /** What `docker inspect` reported of the limits, e.g. "cpuset 1, memory 536870912 B, memory+swap 536870912 B". */
+  @Override
   public String limitsReadBack() {
     return limitsReadBack;
   }

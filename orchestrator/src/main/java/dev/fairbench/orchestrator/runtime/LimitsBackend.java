@@ -45,6 +45,11 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
 
     /** Removes the group; call once its processes are gone. */
     void destroy();
+
+    /** The limits as the kernel reports them for this group, e.g. "cpuset.cpus=1, memory.limit_in_bytes=536870912". */
+    default String readBack() {
+      return "";
+    }
   }
 
   /** The best backend this machine offers to this user. */

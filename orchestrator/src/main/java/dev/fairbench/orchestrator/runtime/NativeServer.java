@@ -49,6 +49,11 @@ final class NativeServer implements RunningServer {
   }
 
   @Override
+  public String limitsReadBack() {
+    return group == null ? "" : group.readBack();
+  }
+
+  @Override
   public URI baseUrl() {
     return baseUrl;
   }

@@ -26,6 +26,11 @@ public interface RunningServer extends AutoCloseable {
   /** The server's stdout and stderr. */
   Path log();
 
+  /** The server's limits as read back from the kernel or the engine after the start; empty when unknown. */
+  default String limitsReadBack() {
+    return "";
+  }
+
   /** The last lines of the log, for messages. */
   String logTail(int lines);
 

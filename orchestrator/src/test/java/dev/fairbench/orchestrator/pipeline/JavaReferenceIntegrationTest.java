@@ -38,6 +38,12 @@ class JavaReferenceIntegrationTest {
     assertThat(results.entries()).hasSize(1);
     PipelineAssertions.isFullyMeasured(results.entries().getFirst(), 4);
     assertThat(results.entries().getFirst().workersModel()).isEqualTo("threads");
+    if (results.environment().limitsMode().startsWith("cgroup")) {
+      assertThat(results.entries().getFirst().limitsReadBack())
+          .as("the limits as the kernel reports them for the server's cgroup")
+          .contains("cpuset.cpus=" + results.environment().limits().serverCpus())
+          .containsPattern("memory\\.(limit_in_bytes|max)=" + results.environment().limits().memoryBytes());
+    }
     assertThat(Files.readString(output.resolve("report.md"))).contains("| java-reference (Java) |");
   }
 }

@@ -154,6 +154,7 @@ public final class HtmlReport {
       dd(h, "Status", e.status() + (e.reason().isBlank() ? "" : " — " + e.reason()));
       dd(h, "Versions", String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList()));
       dd(h, "Limits applied", e.limitsApplied());
+      dd(h, "Limits read back", e.limitsReadBack());
       h.append("<dt>Workers observed</dt><dd class=\"").append(e.workersMatch() ? "ok" : "mismatch").append("\">")
           .append(Html.esc(e.workersObserved())).append(e.workersMatch() ? "" : " <span class=\"badge invalid\">does not match, or not observed</span>").append("</dd>");
       list(h, "Production mode", e.production(), "the manifest states nothing");

@@ -80,7 +80,7 @@ final class BarChart {
       if (bar.value() == null) {
         svg.append(String.format(Locale.ROOT,
             "<rect class=\"bar missing\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/><text class=\"value missing\" x=\"%d\" y=\"%d\">%s</text>",
-            LABEL_WIDTH, y + 4, PLOT_WIDTH, ROW - 8, LABEL_WIDTH + 6, y + 17, Html.esc(bar.note() == null ? "no measurement" : bar.note())));
+            LABEL_WIDTH, y + 4, PLOT_WIDTH, ROW - 8, LABEL_WIDTH + 6, y + 17, Html.esc(shorten(bar.note() == null ? "no measurement" : bar.note()))));
       } else {
         double w = bar.value() / scaleMax * PLOT_WIDTH;
         svg.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
@@ -117,6 +117,13 @@ final class BarChart {
     }
     for (Mark mark : bar.marks()) t.append("; ").append(mark.cssClass).append(": ").append(mark.meaning);
     return t.toString();
+  }
+
+  /** The row has room for about this many characters; the tooltip keeps the whole note. */
+  private static final int NOTE_CHARACTERS = 95;
+
+  static String shorten(String note) {
+    return note.length() <= NOTE_CHARACTERS ? note : note.substring(0, NOTE_CHARACTERS - 1) + "…";
   }
 
   static String format(double value) {

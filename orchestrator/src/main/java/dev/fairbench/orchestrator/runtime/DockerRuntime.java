@@ -14,9 +14,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -320,38 +318,9 @@ public final class DockerRuntime implements ServerRuntime {
   }
 
   private static void awaitReady(EntryVariant variant, DockerServer server) throws ServerStartException {
-    URI probe = server.baseUrl().resolve("/plaintext");
-    long deadline = System.nanoTime() + variant.readyTimeout().toNanos();
-    String lastProblem = "no answer yet";
-    try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
-      while (System.nanoTime() < deadline) {
-        if (!server.isAlive()) {
-          throw new ServerStartException(Stage.EXITED_AT_START,
-              variant.id() + ": the container " + server.exitReason().orElse("stopped") + " before it was ready (log: "
-                  + server.log() + ")",
-              server.logTail(TAIL_LINES));
-        }
-        try {
-          HttpResponse<Void> response = client.send(
-              HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(2)).GET().build(),
-              HttpResponse.BodyHandlers.discarding());
-          if (response.statusCode() == 200) {
-            return;
-          }
-          lastProblem = "GET /plaintext answered " + response.statusCode();
-        } catch (IOException e) {
-          lastProblem = "GET /plaintext: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new ServerStartException(Stage.NOT_READY, variant.id() + ": interrupted while waiting", "");
-        }
-        Commands.sleep(200);
-      }
-    }
-    throw new ServerStartException(Stage.NOT_READY,
-        variant.id() + ": not ready after " + variant.readyTimeout().toSeconds() + " s (" + lastProblem
-            + "); the container must listen on HOST:PORT from its environment (log: " + server.log() + ")",
-        server.logTail(TAIL_LINES));
+    Readiness.forPlaintext(variant, server,
+        () -> server.isAlive() ? Optional.empty() : Optional.of(server.exitReason().orElse("stopped")), "container",
+        "the container must listen on HOST:PORT from its environment", 200);
   }
 
   static String rootMessage(Throwable e) {

@@ -11,15 +11,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -195,39 +193,13 @@ public final class NativeRuntime implements ServerRuntime {
   }
 
   private static void awaitReady(EntryVariant variant, NativeServer server, Process process) throws ServerStartException {
-    URI probe = server.baseUrl().resolve("/plaintext");
-    long deadline = System.nanoTime() + variant.readyTimeout().toNanos();
-    String lastProblem = "no answer yet";
-    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(1)).build()) {
-      while (System.nanoTime() < deadline) {
-        if (!process.isAlive()) {
-          int code = process.exitValue();
-          String why = code == 125 && !server.limitsMode().equals("taskset")
-              ? "could not join its cgroup (exit 125)" : "exited with code " + code;
-          throw new ServerStartException(Stage.EXITED_AT_START,
-              variant.id() + ": the server " + why + " before it was ready (log: " + server.log() + ")",
-              server.logTail(TAIL_LINES));
-        }
-        try {
-          HttpResponse<Void> response = client.send(
-              HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(2)).GET().build(),
-              HttpResponse.BodyHandlers.discarding());
-          if (response.statusCode() == 200) {
-            return;
-          }
-          lastProblem = "GET /plaintext answered " + response.statusCode();
-        } catch (IOException e) {
-          lastProblem = "GET /plaintext: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new ServerStartException(Stage.NOT_READY, variant.id() + ": interrupted while waiting", "");
-        }
-        Commands.sleep(100);
+    Readiness.forPlaintext(variant, server, () -> {
+      if (process.isAlive()) {
+        return Optional.empty();
       }
-    }
-    throw new ServerStartException(Stage.NOT_READY,
-        variant.id() + ": not ready after " + variant.readyTimeout().toSeconds() + " s (" + lastProblem
-            + "); raise start.ready_timeout_seconds if it is slow (log: " + server.log() + ")",
-        server.logTail(TAIL_LINES));
+      int code = process.exitValue();
+      return Optional.of(code == 125 && !server.limitsMode().equals("taskset")
+          ? "could not join its cgroup (exit 125)" : "exited with code " + code);
+    }, "server", "raise start.ready_timeout_seconds if it is slow", 100);
   }
 }

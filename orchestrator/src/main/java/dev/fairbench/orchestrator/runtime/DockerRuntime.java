@@ -134,28 +134,7 @@ public final class DockerRuntime implements ServerRuntime {
     }
     // The probe says whether the entry's dependencies can be had at all (e.g. hex.pm): that is
     // true of an image build as much as of a native one.
-    if (!variant.availabilityProbe().isEmpty()) {
-      try {
-        Path out = Files.createTempFile("fairbench-probe", ".log");
-        try {
-          Commands.Outcome outcome =
-              Commands.run(variant.availabilityProbe(), variant.dir(), Map.of(), PROBE_TIMEOUT, out);
-          if (!outcome.succeeded()) {
-            String last = Commands.tail(out, 1);
-            return Availability.unavailable(
-                last.isEmpty() ? outcome.describe(variant.availabilityProbe(), PROBE_TIMEOUT) : last);
-          }
-        } finally {
-          Files.deleteIfExists(out);
-        }
-      } catch (IOException e) {
-        return Availability.unavailable("availability probe could not run: " + e.getMessage());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return Availability.unavailable("availability probe interrupted");
-      }
-    }
-    return Availability.ok();
+    return Availability.ofProbe(variant, PROBE_TIMEOUT);
   }
 
   @Override

@@ -67,27 +67,7 @@ public final class NativeRuntime implements ServerRuntime {
         return Availability.unavailable("missing tool " + tool);
       }
     }
-    if (!variant.availabilityProbe().isEmpty()) {
-      try {
-        Path out = Files.createTempFile("fairbench-probe", ".log");
-        try {
-          Commands.Outcome outcome =
-              Commands.run(variant.availabilityProbe(), variant.dir(), Map.of(), PROBE_TIMEOUT, out);
-          if (!outcome.succeeded()) {
-            String last = Commands.tail(out, 1);
-            return Availability.unavailable(last.isEmpty() ? outcome.describe(variant.availabilityProbe(), PROBE_TIMEOUT) : last);
-          }
-        } finally {
-          Files.deleteIfExists(out);
-        }
-      } catch (IOException e) {
-        return Availability.unavailable("availability probe could not run: " + e.getMessage());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return Availability.unavailable("availability probe interrupted");
-      }
-    }
-    return Availability.ok();
+    return Availability.ofProbe(variant, PROBE_TIMEOUT);
   }
 
   @Override

@@ -5,8 +5,8 @@ final class Normal {
   private Normal() {}
 
   /**
-   * P(Z &gt; z) for a standard normal Z, accurate to about 1e-15 relative: Hart's (1968) rational
-   * approximation as given by G. West, "Better approximations to cumulative normal functions"
+   * P(Z &gt; z) for a standard normal Z, to about 1e-14 absolute (relative error below 1e-7 even at
+   * z = 8, where the tail is 6e-16): Hart's (1968) rational approximation as given by G. West, "Better approximations to cumulative normal functions"
    * (2005), algorithm 5666 for |z| &lt; 7.07 and a continued fraction beyond.
    */
   static double upperTail(double z) {

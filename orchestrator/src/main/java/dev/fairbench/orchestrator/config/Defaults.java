@@ -19,13 +19,20 @@ public final class Defaults {
   /** Socket timeout of wrk; a request slower than this counts as a timeout error. */
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration STOP_GRACE = Duration.ofSeconds(5);
+  /**
+   * A visit is repeated (once, later in its round) when steal plus other tasks' time on the server's
+   * CPUs reach this share of the run: docs/ORCHESTRATOR.md, "Disturbance".
+   */
+  public static final double DISTURBANCE_THRESHOLD = 0.05;
+  /** The calibration server measured in every round. */
+  public static final String CALIBRATION = "nginx";
 
   public static Profile forCores(int cores) {
     if (cores >= 4) {
-      return new Profile("2-3", "0-1", 2, 128, 2, Duration.ofSeconds(10), Duration.ofSeconds(5), 3);
+      return new Profile("2-3", "0-1", 2, 128, 2, Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(1), 9);
     }
     if (cores >= 2) {
-      return new Profile("1", "0", 1, 64, 1, Duration.ofSeconds(5), Duration.ofSeconds(2), 3);
+      return new Profile("1", "0", 1, 64, 1, Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(1), 9);
     }
     throw new IllegalStateException(
         "fairbench needs at least 2 CPUs so the server and the load client get disjoint CPU sets; this machine has "
@@ -45,5 +52,6 @@ public final class Defaults {
       int threads,
       Duration duration,
       Duration warmup,
-      int runs) {}
+      Duration rewarm,
+      int rounds) {}
 }

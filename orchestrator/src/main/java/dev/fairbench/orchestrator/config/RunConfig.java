@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.config;
 
+import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.load.Endpoint;
 import java.time.Duration;
 import java.util.List;
@@ -7,39 +8,90 @@ import java.util.List;
 /**
  * Everything that shapes a run besides the entries.
  *
- * @param benchmark      false for conformance only: build, start, suite, stop
- * @param clientCeiling  calibrated maximum req/s of the load client here, 0 when unknown
+ * @param benchmark      false for conformance only: prepare, suite, stop
+ * @param kind           throughput (wrk) or rate (oha) cells
+ * @param warmup         load on every cell before round 1 (also what a share-of-max rate is measured from)
+ * @param rewarm         load after each thaw, before the measured run
+ * @param rounds         each round visits every cell once, in a fresh shuffled order
+ * @param seed           round r is shuffled with java.util.Random(seed + r)
+ * @param rates          for rate cells
+ * @param calibration    measure the calibration server (nginx) in every round
+ * @param disturbanceThreshold a visit this disturbed is repeated once later in its round
+ * @param pipeline       requests per connection write (1: none)
+ * @param keepAlive      false: a new connection per request
+ * @param acceptFail     clauses whose FAIL does not stop an entry from being measured (its cells are marked)
  */
 public record RunConfig(
     boolean benchmark,
+    CellKind kind,
     List<Endpoint> endpoints,
     Duration duration,
     Duration warmup,
-    int runs,
+    Duration rewarm,
+    int rounds,
+    long seed,
+    List<RateSpec> rates,
     int connections,
     int threads,
     Duration requestTimeout,
     Limits limits,
-    double clientCeiling) {
+    boolean calibration,
+    double disturbanceThreshold,
+    int pipeline,
+    boolean keepAlive,
+    List<String> acceptFail) {
   public RunConfig {
     endpoints = List.copyOf(endpoints);
+    rates = List.copyOf(rates);
+    acceptFail = List.copyOf(acceptFail);
     if (benchmark) {
       if (endpoints.isEmpty()) {
         throw new IllegalArgumentException("no endpoints to benchmark");
       }
-      if (duration.toSeconds() < 1) {
-        throw new IllegalArgumentException("--duration must be at least 1s, got " + duration.toMillis() + " ms");
+      if (duration.toMillis() < 1000 || duration.toMillis() % 1000 != 0) {
+        throw new IllegalArgumentException("--duration must be a whole number of seconds, at least 1s, got "
+            + duration.toMillis() + " ms");
       }
-      if (!warmup.isZero() && warmup.toSeconds() < 1) {
-        throw new IllegalArgumentException("--warmup must be 0 or at least 1s, got " + warmup.toMillis() + " ms");
+      for (Duration d : List.of(warmup, rewarm)) {
+        if (d.isNegative() || (!d.isZero() && (d.toMillis() < 1000 || d.toMillis() % 1000 != 0))) {
+          throw new IllegalArgumentException("--warmup and --rewarm must be 0 or whole seconds, got " + d.toMillis() + " ms");
+        }
       }
-      if (runs < 1) {
-        throw new IllegalArgumentException("--runs must be at least 1, got " + runs);
+      if (rounds < 1) {
+        throw new IllegalArgumentException("--rounds must be at least 1, got " + rounds);
       }
       if (threads < 1 || connections < threads) {
         throw new IllegalArgumentException("--connections (" + connections + ") must be at least --threads ("
             + threads + "), and --threads at least 1");
       }
+      if (kind == CellKind.RATE && rates.isEmpty()) {
+        throw new IllegalArgumentException("--mode rate needs --rate, e.g. --rate 1000 or --rate 50%,90%");
+      }
+      if (kind != CellKind.RATE && !rates.isEmpty()) {
+        throw new IllegalArgumentException("--rate needs --mode rate");
+      }
+      if (kind == CellKind.RATE && rates.stream().anyMatch(RateSpec::shareOfMax) && warmup.isZero()) {
+        throw new IllegalArgumentException("a rate given as a share of the maximum needs a warm-up: the maximum is "
+            + "measured during it (--warmup at least 1s)");
+      }
+      if (pipeline < 1) {
+        throw new IllegalArgumentException("--pipeline must be at least 1, got " + pipeline);
+      }
+      if (pipeline > 1 && kind == CellKind.RATE) {
+        throw new IllegalArgumentException("--pipeline is for throughput cells, not --mode rate");
+      }
+      if (pipeline > 1 && !keepAlive) {
+        throw new IllegalArgumentException("--pipeline and --no-keepalive exclude each other");
+      }
+      if (!(disturbanceThreshold > 0)) {
+        throw new IllegalArgumentException("the disturbance threshold must be positive, got " + disturbanceThreshold);
+      }
     }
+  }
+
+  /** Conformance only: nothing is measured. */
+  public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout) {
+    return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0,
+        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of());
   }
 }

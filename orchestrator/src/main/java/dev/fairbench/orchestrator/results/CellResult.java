@@ -1,28 +1,52 @@
 package dev.fairbench.orchestrator.results;
 
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.runtime.WorkerObservation;
 import java.util.List;
 
 /**
- * One entry × variant × endpoint.
+ * One entry × variant × endpoint (× rate, for a rate cell).
  *
- * @param status  "measured", or "failed" with the reason
- * @param stats   null unless measured
- * @param workers what the server showed of its workers during the last measured run
+ * @param kind    throughput or rate; cells of different kinds are never compared
+ * @param rate    for a rate cell, the rate as asked ("90%" of the cell's own max, or "1000" req/s); else ""
+ * @param status  measured, partial, failed (with the reason) or pending
+ * @param runs    every visit, counted or not, in the order they were made
+ * @param stats   null until a run was counted
+ * @param workers what the server showed of its workers during the last counted run
+ * @param flags   derived by report.Quality from the stats
  */
 public record CellResult(
     String endpoint,
-    String status,
+    CellKind kind,
+    String rate,
+    CellStatus status,
     String reason,
     List<RunRecord> runs,
     CellStats stats,
     WorkerObservation workers,
-    List<String> flags) {
-  public static final String MEASURED = "measured";
-  public static final String FAILED = "failed";
+    List<Flag> flags) {
 
   public CellResult {
+    kind = kind == null ? CellKind.THROUGHPUT : kind;
+    rate = rate == null ? "" : rate;
+    reason = reason == null ? "" : reason;
     runs = List.copyOf(runs);
     flags = List.copyOf(flags);
+  }
+
+  /** The cell's name within its entry: the endpoint, and the rate for a rate cell ("json@90%"). */
+  public String name() {
+    return kind == CellKind.RATE ? endpoint + "@" + rate : endpoint;
+  }
+
+  public boolean measured() {
+    return stats != null && (status == CellStatus.MEASURED || status == CellStatus.PARTIAL);
+  }
+
+  /** The runs the statistics use. */
+  public List<RunRecord> countedRuns() {
+    return runs.stream().filter(RunRecord::counted).toList();
   }
 }

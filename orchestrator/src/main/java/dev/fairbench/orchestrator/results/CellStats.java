@@ -1,26 +1,62 @@
 package dev.fairbench.orchestrator.results;
 
+import dev.fairbench.orchestrator.stats.Interval;
+
 /**
- * Derived from the measured runs of one cell.
+ * Derived from the counted runs of one cell.
  *
+ * @param runs               counted runs
+ * @param medianRequestsPerSecond median req/s (for a rate cell: the achieved rate)
+ * @param requestsPerSecondInterval distribution-free 95% confidence interval of that median; null with too few runs
  * @param cv                 coefficient of variation of req/s across runs
  * @param microsPerRequest   1e6 / median req/s
  * @param cpuMicrosPerRequest median over runs of server CPU-µs per request
+ * @param cpuInterval        95% confidence interval of that median; null with too few runs
  * @param p50Micros          median over runs of p50 latency
  * @param p99Micros          median over runs of p99 latency
+ * @param p999Micros         median over runs of p99.9 latency
  * @param peakRssBytes       the largest server peak RSS of the runs
  * @param clientCpuUtilisation the largest client utilisation of the runs
+ * @param serverCpuUtilisation median over runs of the server's CPU seconds over wall seconds, per server CPU
+ * @param littlesLaw         (connections ÷ mean latency) ÷ req/s, median over runs; 1 when consistent
+ * @param errorShare         (non-2xx + socket errors) over requests, all runs
+ * @param toCalibration      req/s and CPU-µs/request over the calibration server's for the same endpoint
+ *                           in the same run; null when there is none
+ * @param rate               a rate cell's success figures; null for throughput
  */
 public record CellStats(
+    int runs,
     double medianRequestsPerSecond,
     double minRequestsPerSecond,
     double maxRequestsPerSecond,
+    Interval requestsPerSecondInterval,
     double cv,
     double microsPerRequest,
     double cpuMicrosPerRequest,
+    Interval cpuInterval,
     long p50Micros,
     long p99Micros,
+    long p999Micros,
     long peakRssBytes,
     double clientCpuUtilisation,
-    boolean clientBound,
-    boolean invalid) {}
+    double serverCpuUtilisation,
+    double littlesLaw,
+    double errorShare,
+    Ratios toCalibration,
+    RateStats rate) {
+
+  /** A cell's figures as ratios to the calibration server's (higher req/s ratio, lower CPU ratio is better). */
+  public record Ratios(double requestsPerSecond, double cpuMicrosPerRequest) {}
+
+  /**
+   * @param targetRate     requests per second asked for (median over runs; the same in every run)
+   * @param successRate    median over runs of ok ÷ scheduled
+   * @param scheduled      scheduled requests, all runs
+   * @param ok             200 responses, all runs
+   * @param otherStatuses  responses with another status, all runs
+   * @param clientErrors   requests sent without a response, all runs
+   * @param unsent         scheduled requests never sent, all runs
+   */
+  public record RateStats(double targetRate, double successRate, long scheduled, long ok, long otherStatuses,
+      long clientErrors, long unsent) {}
+}

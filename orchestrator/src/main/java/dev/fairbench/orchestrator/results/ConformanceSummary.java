@@ -1,5 +1,7 @@
 package dev.fairbench.orchestrator.results;
 
+import dev.fairbench.conformance.Verdict;
+
 import java.util.List;
 
 /**
@@ -11,4 +13,4 @@ import java.util.List;
  * @param report      the suite's full JSON report, relative to the results file
  */
 public record ConformanceSummary(
-    String verdict, int pass, int warn, int fail, List<String> failed, List<String> warned, String report) {}
+    Verdict verdict, int pass, int warn, int fail, List<String> failed, List<String> warned, String report) {}

@@ -1,20 +1,28 @@
 package dev.fairbench.orchestrator.results;
 
+import dev.fairbench.orchestrator.core.Role;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One entry variant in a run.
+ * One entry variant (or the calibration server) in a run.
  *
+ * @param role        entry, or calibration (never ranked)
  * @param versions    framework_version plus the first output line of each [versions] command
  * @param reason      why the status is not measured/conformant; empty otherwise
  * @param logTail     the last lines of the build or server log when it failed
  * @param conformance null when the suite did not run
+ * @param limitsReadBack the limits as the kernel or the engine reported them after the start
+ * @param freeze      how its server was held between visits; null when it never was
+ * @param acceptedFailures conformance clauses it FAILs and was measured anyway (run --accept-fail); its
+ *                    cells carry the non-conformant flag
+ * @param facts       what its manifest says about its fairness, copied so reports need no manifests
  */
 public record EntryResult(
     String id,
     String entry,
     String variant,
+    Role role,
     String language,
     String framework,
     Map<String, String> versions,
@@ -24,17 +32,52 @@ public record EntryResult(
     String logTail,
     ConformanceSummary conformance,
     List<CellResult> cells,
-    String limitsReadBack) {
-  /** An entry whose server never ran, so no limits were read back. */
-  public EntryResult(String id, String entry, String variant, String language, String framework,
-      Map<String, String> versions, String workersModel, EntryStatus status, String reason, String logTail,
-      ConformanceSummary conformance, List<CellResult> cells) {
-    this(id, entry, variant, language, framework, versions, workersModel, status, reason, logTail, conformance, cells, "");
-  }
+    String limitsReadBack,
+    FreezeSummary freeze,
+    List<String> acceptedFailures,
+    Facts facts) {
 
   public EntryResult {
+    role = role == null ? Role.ENTRY : role;
+    reason = reason == null ? "" : reason;
+    logTail = logTail == null ? "" : logTail;
     limitsReadBack = limitsReadBack == null ? "" : limitsReadBack;
     cells = List.copyOf(cells);
+    acceptedFailures = acceptedFailures == null ? List.of() : List.copyOf(acceptedFailures);
+    facts = facts == null ? Facts.NONE : facts;
     versions = Map.copyOf(versions);
   }
+
+  public EntryResult withCells(List<CellResult> newCells) {
+    return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
+        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts);
+  }
+
+  public boolean calibration() {
+    return role == Role.CALIBRATION;
+  }
+
+  /** The manifest's description, production-mode facts and departures from idiom. */
+  public record Facts(String description, List<String> production, List<String> departures) {
+    public static final Facts NONE = new Facts("", List.of(), List.of());
+
+    public Facts {
+      description = description == null ? "" : description;
+      production = production == null ? List.of() : List.copyOf(production);
+      departures = departures == null ? List.of() : List.copyOf(departures);
+    }
+  }
+
+  /**
+   * The freezes and thaws of one server between its visits.
+   *
+   * @param mechanism          e.g. cgroup-v1-freezer, docker-pause
+   * @param freezes            how many times it was frozen
+   * @param medianFreezeMillis median time from the request to a confirmed frozen state
+   * @param maxFreezeMillis    the longest
+   * @param medianThawMillis   median time to a confirmed thawed state
+   * @param maxThawMillis      the longest
+   */
+  public record FreezeSummary(String mechanism, int freezes, double medianFreezeMillis, double maxFreezeMillis,
+      double medianThawMillis, double maxThawMillis) {}
 }

@@ -8,6 +8,7 @@ import java.util.List;
  *
  * @param limitsMode   how the server limits were enforced: "cgroup-v1", "cgroup-v2" or "taskset"
  * @param limitsNote   why the limits are weaker than a cgroup; empty when a cgroup was used
+ * @param orchestratorPlacement where the orchestrator's own threads ran while cells were measured, as checked
  */
 public record Environment(
     Instant timestamp,
@@ -25,7 +26,13 @@ public record Environment(
     boolean gitDirty,
     LimitsRecord limits,
     LoadSettings load,
-    List<String> endpoints) {
+    List<String> endpoints,
+    String orchestratorPlacement) {
+
+  public Environment withOrchestratorPlacement(String placement) {
+    return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, placement);
+  }
 
   /** The limits every server got. */
   public record LimitsRecord(String serverCpus, String clientCpus, long memoryBytes, int workers) {}
@@ -34,9 +41,7 @@ public record Environment(
   public record LoadSettings(
       double durationSeconds,
       double warmupSeconds,
-      int runs,
       int connections,
       int threads,
-      double timeoutSeconds,
-      double clientCeilingRequestsPerSecond) {}
+      double timeoutSeconds) {}
 }

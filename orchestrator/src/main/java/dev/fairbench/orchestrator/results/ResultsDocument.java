@@ -1,12 +1,104 @@
 package dev.fairbench.orchestrator.results;
 
+import dev.fairbench.orchestrator.core.CellKind;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
-/** The results file: the environment, then every entry in the order they ran. */
-public record ResultsDocument(int schemaVersion, Environment environment, List<EntryResult> entries) {
-  public static final int SCHEMA_VERSION = 1;
+/**
+ * The results file: the environment, the method (rounds, seed, thresholds), every round, then
+ * every entry (the calibration server among them, marked by its role).
+ *
+ * @param methodVersion what produced the figures; compare refuses to mix two
+ * @param rounds        one record per round, in order
+ * @param calibration   what the calibration server showed; null when none ran
+ * @param breaks        resumptions: a run that stopped and was continued with fresh servers
+ */
+public record ResultsDocument(
+    int schemaVersion,
+    String methodVersion,
+    Environment environment,
+    Method method,
+    List<RoundRecord> rounds,
+    Calibration calibration,
+    List<String> breaks,
+    List<EntryResult> entries) {
+  public static final int SCHEMA_VERSION = 2;
+  /** Shuffled rounds over servers kept running and frozen between visits, calibrated in-run. */
+  public static final String METHOD_VERSION = "rounds-1";
 
   public ResultsDocument {
+    methodVersion = methodVersion == null ? "" : methodVersion;
+    rounds = rounds == null ? List.of() : List.copyOf(rounds);
+    breaks = breaks == null ? List.of() : List.copyOf(breaks);
     entries = List.copyOf(entries);
+  }
+
+  public ResultsDocument withEntries(List<EntryResult> newEntries) {
+    return new ResultsDocument(schemaVersion, methodVersion, environment, method, rounds, calibration, breaks, newEntries);
+  }
+
+  /** The entries that are not the calibration server. */
+  public List<EntryResult> rankedEntries() {
+    return entries.stream().filter(e -> !e.calibration()).toList();
+  }
+
+  /**
+   * How the cells were measured.
+   *
+   * @param kind                 throughput (wrk) or rate (oha)
+   * @param rounds               each round visits every cell once
+   * @param seed                 round r's order is a shuffle by java.util.Random(seed + r)
+   * @param rewarmSeconds        load after each thaw before the measured run
+   * @param rates                for rate cells, the rates as asked (absolute or "NN%")
+   * @param disturbanceThreshold a visit whose disturbance share reaches this is repeated once, later in the round
+   * @param pipeline             requests per connection write (1: no pipelining)
+   * @param keepAlive            false: a new connection per request
+   */
+  public record Method(
+      CellKind kind,
+      int rounds,
+      long seed,
+      double rewarmSeconds,
+      List<String> rates,
+      double disturbanceThreshold,
+      int pipeline,
+      boolean keepAlive) {
+    public Method {
+      rates = rates == null ? List.of() : List.copyOf(rates);
+    }
+  }
+
+  /**
+   * @param order  the cells in the order visited, "entry endpoint" (repeats of disturbed visits at the end)
+   * @param probe  the fixed-work probe on the server's CPUs at the start of the round; null when it could not run
+   * @param factor the round's effect on the log scale, from a median polish over every cell (0 = typical)
+   */
+  public record RoundRecord(int index, Instant started, List<String> order, Probe probe, double factor) {
+    public RoundRecord {
+      order = List.copyOf(order);
+    }
+  }
+
+  /**
+   * A fixed amount of user-space work (SHA-256 over the same bytes) on the server's CPUs: it tracks
+   * frequency changes and steal, which nginx, mostly kernel work, would not show.
+   *
+   * @param megabytesPerSecond hashing speed; the spread over rounds is the machine's own noise
+   */
+  public record Probe(double wallSeconds, double cpuSeconds, double megabytesPerSecond) {}
+
+  /**
+   * @param server                   the calibration server's id
+   * @param requestsPerSecond        its median req/s per endpoint
+   * @param cpuMicrosPerRequest      its median CPU-µs per request per endpoint
+   * @param clientCeilingRequestsPerSecond the highest median req/s it reached: the load client's ceiling here
+   */
+  public record Calibration(String server, Map<String, Double> requestsPerSecond,
+      Map<String, Double> cpuMicrosPerRequest, double clientCeilingRequestsPerSecond) {
+    public Calibration {
+      requestsPerSecond = Map.copyOf(requestsPerSecond);
+      cpuMicrosPerRequest = Map.copyOf(cpuMicrosPerRequest);
+    }
   }
 }

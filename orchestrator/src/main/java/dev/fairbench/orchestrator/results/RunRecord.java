@@ -1,15 +1,26 @@
 package dev.fairbench.orchestrator.results;
 
+import java.util.Map;
+
 /**
- * One measured run of one cell.
+ * One measured visit of one cell: one run in one round.
  *
+ * @param round               the round it belongs to, from 1
+ * @param visit               1, or 2 for the repeat of a disturbed visit later in the same round
+ * @param counted             false for a disturbed visit that was repeated: kept for the record, left out of
+ *                            the cell's statistics (its repeat is counted instead, whatever its disturbance)
  * @param non2xx              responses with status 400 or more
  * @param serverCpuSeconds    CPU the server used during this run
  * @param serverPeakRssBytes  the server's peak resident memory (sum of its processes' VmHWM) after the run
  * @param serverMemoryPeakBytes the peak of its cgroup's memory use (page cache included), -1 when unknown
- * @param clientCpuUtilisation wrk's CPU time over wall time (1.0 = one core)
+ * @param clientCpuUtilisation the load client's CPU time over wall time (1.0 = one core)
+ * @param disturbance         what else happened on the server's CPUs during the run
+ * @param rate                the constant-rate figures; null for a throughput run
  */
 public record RunRecord(
+    int round,
+    int visit,
+    boolean counted,
     long requests,
     double durationSeconds,
     double requestsPerSecond,
@@ -21,7 +32,9 @@ public record RunRecord(
     long serverPeakRssBytes,
     long serverMemoryPeakBytes,
     double clientCpuSeconds,
-    double clientCpuUtilisation) {
+    double clientCpuUtilisation,
+    Disturbance disturbance,
+    RateRecord rate) {
 
   public record SocketErrors(long connect, long read, long write, long timeout) {
     public long total() {
@@ -30,4 +43,58 @@ public record RunRecord(
   }
 
   public record LatencyRecord(long p50, long p90, long p99, long p999, long max, double mean) {}
+
+  /**
+   * Evidence that something other than the server and its load took the server's CPUs.
+   *
+   * @param stealSeconds        steal time on the server's CPUs (/proc/stat): the hypervisor ran someone else
+   * @param otherTasksSeconds   busy time of the server's CPUs not spent by the server's own processes
+   * @param pressureSeconds     growth of /proc/pressure/cpu "some" total: time some task waited for a CPU
+   * @param involuntarySwitches the server's involuntary context switches during the run
+   * @param majorFaults         the server's major page faults during the run
+   * @param share               (steal + other tasks) over the run's wall time × the server's CPUs
+   * @param disturbed           share at or above the threshold of the run (results' method block)
+   */
+  public record Disturbance(
+      double stealSeconds,
+      double otherTasksSeconds,
+      double pressureSeconds,
+      long involuntarySwitches,
+      long majorFaults,
+      double share,
+      boolean disturbed) {
+    public static final Disturbance NONE = new Disturbance(0, 0, 0, 0, 0, 0, false);
+  }
+
+  /**
+   * A constant-rate run as seed 001 tables it. Every scheduled request counts: one the client
+   * could not send in time is a failure to serve (seed 001's "status code 0"), counted apart.
+   *
+   * @param targetRate     requests per second asked for
+   * @param scheduled      target rate × duration
+   * @param sent           requests the client started (answered or failed)
+   * @param ok             200 responses
+   * @param statuses       responses by status code
+   * @param clientErrors   requests without a response, by the client's error text (refused, timeout, ...)
+   * @param unsent         scheduled requests the client never started: it fell behind its schedule
+   * @param clientLimited  the client's own limits (connections all busy, its CPU) explain the unsent ones
+   * @param successRate    ok over scheduled
+   * @param achievedRate   responses per second
+   */
+  public record RateRecord(
+      double targetRate,
+      long scheduled,
+      long sent,
+      long ok,
+      Map<String, Long> statuses,
+      Map<String, Long> clientErrors,
+      long unsent,
+      boolean clientLimited,
+      double successRate,
+      double achievedRate) {
+    public RateRecord {
+      statuses = Map.copyOf(statuses);
+      clientErrors = Map.copyOf(clientErrors);
+    }
+  }
 }

@@ -31,6 +31,21 @@ public interface RunningServer extends AutoCloseable {
     return "";
   }
 
+  /**
+   * Stops every process of the server from running until {@link #thaw}; returns once the kernel or
+   * the engine confirms it.
+   *
+   * @throws UnsupportedOperationException where the runtime cannot freeze
+   */
+  default FreezeTiming freeze() {
+    throw new UnsupportedOperationException("this runtime cannot freeze a server");
+  }
+
+  /** Lets a frozen server run again; returns once confirmed. */
+  default FreezeTiming thaw() {
+    throw new UnsupportedOperationException("this runtime cannot thaw a server");
+  }
+
   /** The last lines of the log, for messages. */
   String logTail(int lines);
 

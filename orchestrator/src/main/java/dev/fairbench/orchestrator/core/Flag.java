@@ -1,0 +1,50 @@
+package dev.fairbench.orchestrator.core;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** A reason to doubt a cell's figures; derived in one place (report.Quality) from one table of thresholds. */
+public enum Flag implements WireName {
+  /** The load client, not the server, was the limit: req/s is the client's; CPU-µs/request is the headline. */
+  CLIENT_BOUND("client-bound", "¹"),
+  /** Errors (non-2xx or socket) above the threshold share of requests, or a rate cell below its success rate. */
+  INVALID("invalid", "²"),
+  /** The workers seen busy under load differ from WORKERS. */
+  WORKERS_MISMATCH("workers-mismatch", "³"),
+  /** The 95% confidence interval of the headline figure is wider than ±5% of its median. */
+  WIDE_INTERVAL("wide-interval", "⁴"),
+  /** Too few runs for a distribution-free 95% confidence interval of the median. */
+  FEW_RUNS("few-runs", "⁵"),
+  /** Little's law does not hold: connections ÷ mean latency is far from the measured req/s. */
+  LITTLES_LAW("littles-law", "⁶"),
+  /** The server's peak memory came within 10% of its limit. */
+  NEAR_MEMORY_LIMIT("near-memory-limit", "⁷"),
+  /** A rate cell whose achieved rate fell below the target: the server or the client could not keep up. */
+  SATURATED("saturated", "⁸"),
+  /** Measured although its entry FAILs conformance (run --accept-fail): not comparable with conformant entries. */
+  NON_CONFORMANT("non-conformant", "⁹");
+
+  private final String wireName;
+  private final String mark;
+
+  Flag(String wireName, String mark) {
+    this.wireName = wireName;
+    this.mark = mark;
+  }
+
+  @JsonValue
+  @Override
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The superscript the Markdown and HTML tables put after a figure. */
+  public String mark() {
+    return mark;
+  }
+
+  @JsonCreator
+  public static Flag parse(String value) {
+    return WireName.parse(Flag.class, value, "flag");
+  }
+}

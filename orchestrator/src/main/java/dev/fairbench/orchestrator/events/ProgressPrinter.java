@@ -2,9 +2,8 @@ package dev.fairbench.orchestrator.events;
 
 import dev.fairbench.conformance.SuiteReport;
 import dev.fairbench.conformance.Verdict;
-import dev.fairbench.orchestrator.load.LoadResult;
-import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.RunRecord;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -23,8 +22,8 @@ public class ProgressPrinter implements RunListener {
   }
 
   @Override
-  public void entryStarted(String id, int index, int total) {
-    say("[%d/%d] %s", index, total, id);
+  public void preparing(String id, int index, int total) {
+    say("[prepare %d/%d] %s", index, total, id);
   }
 
   @Override
@@ -34,7 +33,7 @@ public class ProgressPrinter implements RunListener {
 
   @Override
   public void serverReady(String id, String baseUrl) {
-    say("  ready at %s; running the conformance suite ...", baseUrl);
+    say("  ready at %s", baseUrl);
   }
 
   @Override
@@ -45,35 +44,40 @@ public class ProgressPrinter implements RunListener {
   }
 
   @Override
-  public void cellStarted(String id, String endpoint) {
-    say("  %s: checking and warming up ...", endpoint);
-  }
-
-  @Override
-  public void runFinished(String id, String endpoint, int run, int runs, LoadResult result) {
-    say("  %s: run %d/%d: %,.0f req/s, p99 %d µs, wrk CPU %.0f%%", endpoint, run, runs, result.requestsPerSecond(),
-        result.latency().p99(), result.clientCpuUtilisation() * 100);
-  }
-
-  @Override
-  public void cellFinished(String id, CellResult cell) {
-    if (cell.stats() != null) {
-      say("  %s: median %,.0f req/s (CV %.1f%%)%s", cell.endpoint(), cell.stats().medianRequestsPerSecond(),
-          cell.stats().cv() * 100, cell.flags().isEmpty() ? "" : " [" + String.join(", ", cell.flags()) + "]");
-    } else {
-      say("  %s: %s: %s", cell.endpoint(), cell.status(), cell.reason());
+  public void prepared(EntryResult entry) {
+    say("  %s: %s%s", entry.id(), entry.status().wireName(), entry.reason().isEmpty() ? "" : ": " + entry.reason());
+    if (entry.status().failed() && !entry.logTail().isEmpty()) {
+      entry.logTail().lines().forEach(line -> say("    | %s", line));
     }
   }
 
   @Override
-  public void entryFinished(EntryResult entry) {
-    if (entry.status().failed()) {
-      say("  %s: %s%s", entry.id(), entry.status().wireName(), entry.reason().isEmpty() ? "" : ": " + entry.reason());
-      if (!entry.logTail().isEmpty()) {
-        entry.logTail().lines().forEach(line -> say("    | %s", line));
-      }
-    } else {
-      say("  %s: %s", entry.id(), entry.status().wireName());
-    }
+  public void warmingUp(String id, String cell) {
+    say("[warm-up] %s %s", id, cell);
+  }
+
+  @Override
+  public void roundStarted(int round, int rounds, int visits, String probe) {
+    say("[round %d/%d] %d visits in a shuffled order%s", round, rounds, visits, probe.isEmpty() ? "" : "; " + probe);
+  }
+
+  @Override
+  public void visitFinished(int round, int visit, int visits, String id, String cell, RunRecord run, boolean requeued) {
+    String rate = run.rate() == null ? "" : String.format(Locale.ROOT, ", success %.2f%% of %,.0f/s",
+        run.rate().successRate() * 100, run.rate().targetRate());
+    say("  %d.%02d/%d %s %s: %,.0f req/s%s, p99 %d µs, client CPU %.0f%%%s", round, visit, visits, id, cell,
+        run.requestsPerSecond(), rate, run.latencyMicros().p99(), run.clientCpuUtilisation() * 100,
+        requeued ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), repeated later",
+            run.disturbance().share() * 100) : "");
+  }
+
+  @Override
+  public void cellFailed(String id, String cell, String reason) {
+    say("  %s %s: failed: %s", id, cell, reason);
+  }
+
+  @Override
+  public void note(String message) {
+    say("%s", message);
   }
 }

@@ -1,16 +1,16 @@
 package dev.fairbench.orchestrator.events;
 
 import dev.fairbench.conformance.SuiteReport;
-import dev.fairbench.orchestrator.load.LoadResult;
-import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.RunRecord;
 import java.nio.file.Path;
 
 /** Hooks into a run's progress; every method does nothing unless overridden. */
 public interface RunListener {
   RunListener NONE = new RunListener() {};
 
-  default void entryStarted(String id, int index, int total) {}
+  /** Preparing (build, start, conformance) entry {@code index} of {@code total}. */
+  default void preparing(String id, int index, int total) {}
 
   default void building(String id) {}
 
@@ -18,11 +18,19 @@ public interface RunListener {
 
   default void conformanceFinished(String id, SuiteReport report, Path jsonReport) {}
 
-  default void cellStarted(String id, String endpoint) {}
+  /** The entry is prepared (kept running, frozen) or failed; its status says which. */
+  default void prepared(EntryResult entry) {}
 
-  default void runFinished(String id, String endpoint, int run, int runs, LoadResult result) {}
+  /** The warm-up of every cell before round 1. */
+  default void warmingUp(String id, String cell) {}
 
-  default void cellFinished(String id, CellResult cell) {}
+  default void roundStarted(int round, int rounds, int visits, String probe) {}
 
-  default void entryFinished(EntryResult entry) {}
+  /** One measured visit; {@code requeued} when it was disturbed and will be repeated later in the round. */
+  default void visitFinished(int round, int visit, int visits, String id, String cell, RunRecord run, boolean requeued) {}
+
+  /** A cell that can no longer be measured (its server died, the load failed). */
+  default void cellFailed(String id, String cell, String reason) {}
+
+  default void note(String message) {}
 }

@@ -107,7 +107,11 @@ public final class WrkLoadGenerator implements LoadGenerator {
         body = Files.createTempFile("fairbench-body", ".json");
         Files.writeString(body, spec.endpoint().body());
         command.add(body.toString());
+      } else {
+        command.add("-");
       }
+      command.add(Integer.toString(spec.pipeline()));
+      command.add(spec.keepAlive() ? "0" : "1");
       long ticksBefore = ProcFs.reapedChildrenTicks();
       long started = System.nanoTime();
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -1,16 +1,39 @@
--- fairbench's wrk script. Arguments after `--`: METHOD [BODY_FILE].
--- A POST sends the body of BODY_FILE with Content-Type application/json.
+-- fairbench's wrk script. Arguments after `--`: METHOD BODY_FILE|- DEPTH CLOSE
+--   BODY_FILE  a POST sends its bytes with Content-Type application/json; "-" for none
+--   DEPTH      requests written per connection at once (pipelining, as TechEmpower's plaintext test); 1 for none
+--   CLOSE      1: every request carries Connection: close, so each one opens a new connection
 -- done() prints one machine-readable line that starts with "FAIRBENCH-RESULT ".
+
+local pipelined = nil
 
 function init(args)
   local method = args[1] or "GET"
+  local depth = tonumber(args[3] or "1")
   wrk.method = method
-  if args[2] then
+  if args[2] and args[2] ~= "-" then
     local file = assert(io.open(args[2], "rb"))
     wrk.body = file:read("*a")
     file:close()
     wrk.headers["Content-Type"] = "application/json"
   end
+  if args[4] == "1" then
+    wrk.headers["Connection"] = "close"
+  end
+  if depth > 1 then
+    local one = wrk.format()
+    local many = {}
+    for i = 1, depth do
+      many[i] = one
+    end
+    pipelined = table.concat(many)
+  end
+end
+
+function request()
+  if pipelined then
+    return pipelined
+  end
+  return wrk.format()
 end
 
 function done(summary, latency, requests)

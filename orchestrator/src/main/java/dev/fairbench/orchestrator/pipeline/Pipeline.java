@@ -1,0 +1,656 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import dev.fairbench.conformance.ClauseResult;
+import dev.fairbench.conformance.ConformanceReports;
+import dev.fairbench.conformance.ConformanceSuite;
+import dev.fairbench.conformance.SuiteReport;
+import dev.fairbench.conformance.UnreachableServerException;
+import dev.fairbench.conformance.Verdict;
+import dev.fairbench.orchestrator.config.CpuSet;
+import dev.fairbench.orchestrator.config.RateSpec;
+import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.events.RunListener;
+import dev.fairbench.orchestrator.load.ConstantRateResult;
+import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.load.LoadException;
+import dev.fairbench.orchestrator.load.LoadGenerator;
+import dev.fairbench.orchestrator.load.LoadResult;
+import dev.fairbench.orchestrator.load.LoadSpec;
+import dev.fairbench.orchestrator.load.OhaLoadGenerator;
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.ConformanceSummary;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.EnvironmentProbe;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsDocument.Probe;
+import dev.fairbench.orchestrator.results.ResultsDocument.RoundRecord;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import dev.fairbench.orchestrator.results.RunRecord;
+import dev.fairbench.orchestrator.results.RunRecord.Disturbance;
+import dev.fairbench.orchestrator.runtime.Availability;
+import dev.fairbench.orchestrator.runtime.ClockTicks;
+import dev.fairbench.orchestrator.runtime.FreezeTiming;
+import dev.fairbench.orchestrator.runtime.ResourceUsage;
+import dev.fairbench.orchestrator.runtime.RunningServer;
+import dev.fairbench.orchestrator.runtime.ServerRuntime;
+import dev.fairbench.orchestrator.runtime.ServerStartException;
+import dev.fairbench.orchestrator.runtime.ThreadSample;
+import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The one pipeline. First every selected entry is prepared: availability, build, start under its
+ * limits, readiness, the conformance gate, liveness; conformant ones are kept running and frozen.
+ * Then every cell (entry × variant × endpoint, × rate for rate cells; the calibration server's too)
+ * is warmed up, and measured in R rounds: each round visits every cell once in a fresh order
+ * shuffled from the recorded seed — thaw, re-warm, one measured run, freeze. A visit disturbed by
+ * other work on the server's CPUs is repeated once later in its round; both are recorded. The
+ * results file is rewritten after every visit. Statistics come at the end, from {@link Derivation}.
+ */
+public final class Pipeline {
+  private static final int TAIL_LINES = 20;
+
+  private final RunConfig config;
+  private final ServerRuntime runtime;
+  private final LoadGenerator wrk;
+  private final OhaLoadGenerator oha;
+  private final RunListener listener;
+  private final Path resultsFile;
+  private ResultsDocument header;
+  private final List<Slot> slots = new ArrayList<>();
+  private final List<Cell> cells = new ArrayList<>();
+  private final List<RoundRecord> rounds = new ArrayList<>();
+
+  /**
+   * @param wrk         the throughput load generator; null when only conformance runs
+   * @param oha         the constant-rate load generator; null unless rate cells run
+   * @param header      the document to fill: environment and method kept, rounds and entries replaced
+   * @param resultsFile rewritten after every visit; conformance reports go beside it
+   */
+  public Pipeline(RunConfig config, ServerRuntime runtime, LoadGenerator wrk, OhaLoadGenerator oha,
+      RunListener listener, ResultsDocument header, Path resultsFile) {
+    this.config = config;
+    this.runtime = runtime;
+    this.wrk = wrk;
+    this.oha = oha;
+    this.listener = listener;
+    this.header = header;
+    this.resultsFile = resultsFile;
+  }
+
+  /**
+   * @param calibration the calibration server, prepared and measured like an entry; empty for none
+   */
+  public ResultsDocument run(List<Selection> selections, Optional<Selection> calibration) throws InterruptedException {
+    save();
+    try {
+      prepareAll(selections, calibration);
+      if (config.benchmark()) {
+        measure();
+      }
+    } finally {
+      for (Slot slot : slots) {
+        slot.stop();
+      }
+    }
+    ResultsDocument done = Derivation.derive(document(), config);
+    write(done);
+    return done;
+  }
+
+  private void prepareAll(List<Selection> selections, Optional<Selection> calibration) throws InterruptedException {
+    List<Selection> all = new ArrayList<>(selections);
+    calibration.ifPresent(all::add);
+    int index = 0;
+    for (Selection selection : all) {
+      Role role = calibration.isPresent() && selection == calibration.get() ? Role.CALIBRATION : Role.ENTRY;
+      listener.preparing(selection.id(), ++index, all.size());
+      Slot slot = new Slot(selection, role);
+      slots.add(slot);
+      try {
+        prepare(slot);
+      } catch (RuntimeException e) {
+        // A defect or an I/O failure while handling one entry must not cost the others their turn.
+        slot.fail(EntryStatus.FAILED, "unexpected error: " + (e.getMessage() == null ? e.getClass().getName() : e.getMessage()), "");
+      }
+      if (slot.server != null && slot.status == EntryStatus.MEASURED) {
+        // Kept running for the rounds; frozen so it takes no CPU while the others are built and measured.
+        slot.freeze();
+      }
+      save();
+      listener.prepared(slot.result(List.of()));
+    }
+  }
+
+  private void prepare(Slot slot) throws InterruptedException {
+    Selection selection = slot.selection;
+    if (selection.variant().isEmpty()) {
+      slot.fail(EntryStatus.UNAVAILABLE, "manifest error: " + selection.manifestError().orElse("unknown"), "");
+      return;
+    }
+    EntryVariant variant = selection.variant().get();
+    Availability availability = runtime.availability(variant);
+    if (!availability.available()) {
+      slot.fail(EntryStatus.UNAVAILABLE, availability.reason(), "");
+      return;
+    }
+    listener.building(variant.id());
+    RunningServer server;
+    try {
+      server = runtime.start(variant, config.limits(), freePort());
+    } catch (ServerStartException e) {
+      // Versions after the build: some commands need its output (a virtualenv's python).
+      slot.versions = EnvironmentProbe.versions(variant);
+      slot.fail(statusOf(e.stage()), e.getMessage(), e.logTail());
+      return;
+    }
+    slot.server = server;
+    slot.versions = EnvironmentProbe.versions(variant);
+    slot.limitsReadBack = server.limitsReadBack();
+    listener.serverReady(variant.id(), server.baseUrl().toString());
+    if (slot.role == Role.CALIBRATION) {
+      // The calibration server answers three endpoints with fixed bodies; the correctness check of each
+      // cell, not the suite, proves it does the same work there.
+      slot.status = EntryStatus.MEASURED;
+      return;
+    }
+    Path reportFile = resultsFile.resolveSibling("conformance").resolve(variant.id().replace(':', '_') + ".json");
+    SuiteReport report;
+    try {
+      report = ConformanceSuite.run(server.baseUrl());
+    } catch (UnreachableServerException e) {
+      slot.fail(EntryStatus.FAILED, "the conformance suite could not reach the server: " + e.getMessage()
+          + server.exitReason().map(r -> " (server " + r + ")").orElse(""), server.logTail(TAIL_LINES));
+      return;
+    }
+    try {
+      ConformanceReports.writeJson(report, reportFile);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the conformance report " + reportFile, e);
+    }
+    listener.conformanceFinished(variant.id(), report, reportFile);
+    slot.conformance = summary(report, resultsFile.getParent().relativize(reportFile).toString());
+    List<String> failed = report.withVerdict(Verdict.FAIL).stream().map(ClauseResult::id).toList();
+    List<String> notAccepted = failed.stream().filter(id -> !config.acceptFail().contains(id)).toList();
+    if (!notAccepted.isEmpty()) {
+      slot.fail(EntryStatus.CONFORMANCE_FAILED, "conformance FAIL in clause" + (failed.size() == 1 ? " " : "s ")
+          + String.join(", ", failed) + (config.benchmark() ? "; not benchmarked" : ""), "");
+      return;
+    }
+    slot.acceptedFailures = failed;
+    if (!server.isAlive()) {
+      slot.fail(EntryStatus.FAILED, "the server " + server.exitReason().orElse("exited") + " during the conformance suite",
+          server.logTail(TAIL_LINES));
+      return;
+    }
+    slot.status = config.benchmark() ? EntryStatus.MEASURED : EntryStatus.CONFORMANT;
+  }
+
+  private void measure() throws InterruptedException {
+    List<Slot> live = slots.stream().filter(s -> s.server != null && s.status == EntryStatus.MEASURED).toList();
+    for (Slot slot : live) {
+      for (Endpoint endpoint : config.endpoints()) {
+        if (slot.role == Role.CALIBRATION && endpoint == Endpoint.VALIDATE) {
+          continue; // nginx has no JSON validation; the calibration covers the three GET endpoints
+        }
+        if (config.kind() == CellKind.RATE) {
+          for (RateSpec rate : config.rates()) {
+            cells.add(new Cell(slot, endpoint, rate));
+          }
+        } else {
+          cells.add(new Cell(slot, endpoint, null));
+        }
+      }
+    }
+    if (cells.isEmpty()) {
+      return;
+    }
+    // While cells run, the orchestrator stays off the server's CPUs; the result is recorded.
+    boolean moved = SelfPlacement.moveTo(config.limits().clientCpus());
+    header = Derivation.withPlacement(header, moved, config.limits().clientCpus());
+    DisturbanceMeter meter = new DisturbanceMeter(config.limits().serverCpus(), ClockTicks.perSecond());
+    Optional<CpuProbe> probe = CpuProbe.create(config.limits().serverCpus());
+    if (probe.isEmpty()) {
+      listener.note("note: the CPU probe (taskset + sha256sum) cannot run here; rounds have no probe figure");
+    }
+    try {
+      warmUp(live);
+      for (int round = 1; round <= config.rounds(); round++) {
+        runRound(round, meter, probe);
+      }
+    } finally {
+      probe.ifPresent(CpuProbe::close);
+      SelfPlacement.restore();
+    }
+  }
+
+  /** Every endpoint of every server once, before round 1: JITs compile, caches fill, pools grow. */
+  private void warmUp(List<Slot> live) throws InterruptedException {
+    List<Slot> order = new ArrayList<>(live);
+    Collections.shuffle(order, new Random(config.seed()));
+    for (Slot slot : order) {
+      if (!slot.thawForUse()) {
+        continue;
+      }
+      for (Cell cell : cells) {
+        if (cell.slot != slot || cell.failed()) {
+          continue;
+        }
+        listener.warmingUp(slot.id(), cell.name());
+        Optional<String> wrong = CorrectnessCheck.check(slot.server.baseUrl(), cell.endpoint);
+        if (wrong.isPresent()) {
+          cell.fail("correctness check failed: " + wrong.get());
+          listener.cellFailed(slot.id(), cell.name(), cell.reason);
+          continue;
+        }
+        if (config.warmup().isZero()) {
+          continue;
+        }
+        try {
+          // The maximum a share-of-max rate is taken from: wrk at full speed, the same in both modes.
+          LoadResult warm = wrk.run(throughputSpec(slot.server, cell.endpoint, config.warmup()));
+          cell.warmupMax = warm.requestsPerSecond();
+        } catch (LoadException e) {
+          cell.fail("warm-up failed: " + e.getMessage());
+          listener.cellFailed(slot.id(), cell.name(), cell.reason);
+        }
+      }
+      checkAlive(slot, "during the warm-up");
+      slot.freeze();
+    }
+    for (Cell cell : cells) {
+      if (cell.rate != null && !cell.failed()) {
+        cell.targetRate = cell.rate.requestsPerSecond(cell.warmupMax);
+        if (!(cell.targetRate >= 1)) {
+          cell.fail("the warm-up measured no maximum to take " + cell.rate.wireName() + " of");
+        }
+      }
+    }
+    save();
+  }
+
+  private void runRound(int round, DisturbanceMeter meter, Optional<CpuProbe> probe) throws InterruptedException {
+    Optional<Probe> probed = probe.flatMap(CpuProbe::run);
+    List<Cell> order = shuffledOrder(cells, config.seed(), round).stream().filter(c -> !c.failed()).toList();
+    List<Cell> queue = new ArrayList<>(order);
+    List<String> visitedNames = new ArrayList<>();
+    listener.roundStarted(round, config.rounds(), queue.size(),
+        probed.map(p -> String.format(java.util.Locale.ROOT, "CPU probe %.0f MB/s", p.megabytesPerSecond())).orElse(""));
+    Set<Cell> repeated = new java.util.HashSet<>();
+    for (int i = 0; i < queue.size(); i++) {
+      Cell cell = queue.get(i);
+      if (cell.failed()) {
+        continue;
+      }
+      boolean repeat = repeated.contains(cell);
+      visitedNames.add(cell.slot.id() + " " + cell.name() + (repeat ? " (repeat)" : ""));
+      Optional<RunRecord> run = visit(cell, round, repeat ? 2 : 1, meter);
+      if (run.isEmpty()) {
+        continue;
+      }
+      boolean requeue = !repeat && run.get().disturbance().disturbed();
+      RunRecord record = requeue ? uncounted(run.get()) : run.get();
+      cell.runs.add(record);
+      if (requeue) {
+        repeated.add(cell);
+        queue.add(cell);
+      }
+      listener.visitFinished(round, i + 1, queue.size(), cell.slot.id(), cell.name(), record, requeue);
+      rounds.removeIf(r -> r.index() == round);
+      rounds.add(new RoundRecord(round, roundStart(round), visitedNames, probed.orElse(null), 0));
+      save();
+    }
+    rounds.removeIf(r -> r.index() == round);
+    rounds.add(new RoundRecord(round, roundStart(round), visitedNames, probed.orElse(null), 0));
+  }
+
+  private final Map<Integer, Instant> roundStarts = new LinkedHashMap<>();
+
+  private Instant roundStart(int round) {
+    return roundStarts.computeIfAbsent(round, r -> Instant.now());
+  }
+
+  /** Round r's order: the cells shuffled by java.util.Random(seed + r), so a run can be reproduced. */
+  static <T> List<T> shuffledOrder(List<T> cells, long seed, int round) {
+    List<T> order = new ArrayList<>(cells);
+    Collections.shuffle(order, new Random(seed + round));
+    return order;
+  }
+
+  private Optional<RunRecord> visit(Cell cell, int round, int visit, DisturbanceMeter meter) throws InterruptedException {
+    Slot slot = cell.slot;
+    if (!slot.thawForUse()) {
+      failAllOf(slot);
+      return Optional.empty();
+    }
+    RunningServer server = slot.server;
+    try {
+      if (!config.rewarm().isZero()) {
+        if (cell.rate == null) {
+          wrk.run(throughputSpec(server, cell.endpoint, config.rewarm()));
+        } else {
+          oha.run(rateSpec(server, cell, config.rewarm()));
+        }
+      }
+      ResourceUsage before = server.usage();
+      ThreadSample threads = server.sampleThreads();
+      Set<Long> pids = threads.processTicks().keySet();
+      DisturbanceMeter.Sample start = meter.sample(pids);
+      RunRecord record;
+      if (cell.rate == null) {
+        LoadResult result = wrk.run(throughputSpec(server, cell.endpoint, config.duration()));
+        DisturbanceMeter.Sample end = meter.sample(pids);
+        cell.workers = server.observeWorkers(threads);
+        ResourceUsage after = server.usage();
+        double cpu = after.cpuSeconds() - before.cpuSeconds();
+        record = new RunRecord(round, visit, true, result.requests(), result.durationSeconds(), result.requestsPerSecond(),
+            result.bytes(), result.non2xx(),
+            new RunRecord.SocketErrors(result.connectErrors(), result.readErrors(), result.writeErrors(), result.timeouts()),
+            new RunRecord.LatencyRecord(result.latency().p50(), result.latency().p90(), result.latency().p99(),
+                result.latency().p999(), result.latency().max(), result.latency().mean()),
+            cpu, after.peakRssBytes(), after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation(),
+            meter.between(start, end, cpu, config.disturbanceThreshold()), null);
+      } else {
+        ConstantRateResult result = oha.run(rateSpec(server, cell, config.duration()));
+        DisturbanceMeter.Sample end = meter.sample(pids);
+        cell.workers = server.observeWorkers(threads);
+        ResourceUsage after = server.usage();
+        double cpu = after.cpuSeconds() - before.cpuSeconds();
+        record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
+            after, meter.between(start, end, cpu, config.disturbanceThreshold()));
+      }
+      if (!server.isAlive()) {
+        cell.runs.add(record);
+        failAllOf(slot);
+        return Optional.empty();
+      }
+      slot.freeze();
+      return Optional.of(record);
+    } catch (LoadException e) {
+      if (!server.isAlive()) {
+        failAllOf(slot);
+      } else {
+        cell.fail(e.getMessage());
+        listener.cellFailed(slot.id(), cell.name(), cell.reason);
+        slot.freeze();
+      }
+      return Optional.empty();
+    }
+  }
+
+  private static RunRecord uncounted(RunRecord r) {
+    return new RunRecord(r.round(), r.visit(), false, r.requests(), r.durationSeconds(), r.requestsPerSecond(), r.bytes(),
+        r.non2xx(), r.socketErrors(), r.latencyMicros(), r.serverCpuSeconds(), r.serverPeakRssBytes(),
+        r.serverMemoryPeakBytes(), r.clientCpuSeconds(), r.clientCpuUtilisation(), r.disturbance(), r.rate());
+  }
+
+  private void checkAlive(Slot slot, String when) {
+    if (slot.server != null && !slot.server.isAlive()) {
+      failAllOf(slot, "the server " + slot.server.exitReason().orElse("exited") + " " + when);
+    }
+  }
+
+  private void failAllOf(Slot slot) {
+    String why = slot.brokenReason != null ? slot.brokenReason
+        : "the server " + (slot.server == null ? "is gone" : slot.server.exitReason().orElse("exited")) + " during the rounds";
+    failAllOf(slot, why);
+  }
+
+  private void failAllOf(Slot slot, String reason) {
+    if (slot.brokenReason == null) {
+      slot.brokenReason = reason;
+      slot.logTail = slot.server == null ? "" : slot.server.logTail(TAIL_LINES);
+    }
+    for (Cell cell : cells) {
+      if (cell.slot == slot && !cell.failed()) {
+        cell.fail(reason);
+        listener.cellFailed(slot.id(), cell.name(), reason);
+      }
+    }
+  }
+
+  private LoadSpec throughputSpec(RunningServer server, Endpoint endpoint, Duration duration) {
+    return new LoadSpec(server.baseUrl(), endpoint, duration, config.connections(), config.threads(),
+        config.requestTimeout(), config.pipeline(), config.keepAlive());
+  }
+
+  private OhaLoadGenerator.Spec rateSpec(RunningServer server, Cell cell, Duration duration) {
+    return new OhaLoadGenerator.Spec(server.baseUrl(), cell.endpoint, cell.targetRate, duration, config.connections(),
+        config.requestTimeout());
+  }
+
+  /** A port nothing listens on now; the runtime refuses it if that changes before the start. */
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port on 127.0.0.1", e);
+    }
+  }
+
+  static ConformanceSummary summary(SuiteReport report, String reportPath) {
+    Function<Verdict, List<String>> describe = verdict -> report.withVerdict(verdict).stream()
+        .map(c -> c.id() + (c.findings().isEmpty() ? "" : ": " + c.findings().getFirst()))
+        .toList();
+    return new ConformanceSummary(report.overall(), report.withVerdict(Verdict.PASS).size(),
+        report.withVerdict(Verdict.WARN).size(), report.withVerdict(Verdict.FAIL).size(),
+        describe.apply(Verdict.FAIL), describe.apply(Verdict.WARN), reportPath);
+  }
+
+  private static EntryStatus statusOf(ServerStartException.Stage stage) {
+    return switch (stage) {
+      case BUILD_FAILED -> EntryStatus.BUILD_FAILED;
+      case PORT_IN_USE -> EntryStatus.PORT_IN_USE;
+      case EXITED_AT_START -> EntryStatus.EXITED_AT_START;
+      case NOT_READY -> EntryStatus.NOT_READY;
+      case LIMITS_FAILED -> EntryStatus.LIMITS_FAILED;
+    };
+  }
+
+  /** The document as it stands: what is prepared, every visit so far. */
+  private ResultsDocument document() {
+    List<EntryResult> entries = new ArrayList<>();
+    for (Slot slot : slots) {
+      List<CellResult> own = cells.stream().filter(c -> c.slot == slot).map(Cell::result).toList();
+      entries.add(slot.result(own));
+    }
+    return new ResultsDocument(header.schemaVersion(), header.methodVersion(), header.environment(), header.method(),
+        rounds.stream().sorted(java.util.Comparator.comparingInt(RoundRecord::index)).toList(), null, header.breaks(),
+        entries);
+  }
+
+  private void save() {
+    write(document());
+  }
+
+  private void write(ResultsDocument document) {
+    try {
+      ResultsJson.write(document, resultsFile);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the results to " + resultsFile, e);
+    }
+  }
+
+  /** One server: prepared or failed, and how it was held between visits. */
+  private final class Slot {
+    final Selection selection;
+    final Role role;
+    RunningServer server;
+    EntryStatus status = EntryStatus.FAILED;
+    String reason = "";
+    String logTail = "";
+    Map<String, String> versions;
+    ConformanceSummary conformance;
+    String limitsReadBack = "";
+    List<String> acceptedFailures = List.of();
+    String brokenReason;
+    final List<Double> freezeMillis = new ArrayList<>();
+    final List<Double> thawMillis = new ArrayList<>();
+    String freezeMechanism = "";
+    boolean frozen;
+    boolean cannotFreeze;
+
+    Slot(Selection selection, Role role) {
+      this.selection = selection;
+      this.role = role;
+      this.versions = selection.variant().map(v -> Map.of("framework", v.frameworkVersion())).orElse(Map.of());
+    }
+
+    String id() {
+      return selection.id();
+    }
+
+    void fail(EntryStatus newStatus, String why, String tail) {
+      status = newStatus;
+      reason = why;
+      logTail = tail;
+      stop();
+    }
+
+    void freeze() {
+      if (server == null || frozen || brokenReason != null || cannotFreeze) {
+        return;
+      }
+      try {
+        FreezeTiming timing = server.freeze();
+        freezeMillis.add(timing.took().toNanos() / 1e6);
+        freezeMechanism = timing.mechanism();
+        frozen = true;
+      } catch (UnsupportedOperationException e) {
+        // Kept running idle instead; the fairness review says so for this entry.
+        cannotFreeze = true;
+        freezeMechanism = "not frozen: " + e.getMessage();
+        listener.note("note: " + id() + " is kept running between visits: " + e.getMessage());
+      } catch (RuntimeException e) {
+        failAllOf(this, "could not be frozen between visits: " + e.getMessage());
+      }
+    }
+
+    /** Thaws the server for a visit; false (and the cells failed) when it is gone or cannot be thawed. */
+    boolean thawForUse() {
+      if (server == null || brokenReason != null) {
+        return false;
+      }
+      if (frozen) {
+        try {
+          FreezeTiming timing = server.thaw();
+          thawMillis.add(timing.took().toNanos() / 1e6);
+          frozen = false;
+        } catch (RuntimeException e) {
+          failAllOf(this, "could not be thawed: " + e.getMessage());
+          return false;
+        }
+      }
+      if (!server.isAlive()) {
+        failAllOf(this);
+        return false;
+      }
+      return true;
+    }
+
+    void stop() {
+      if (server != null) {
+        server.close();
+      }
+    }
+
+    EntryResult result(List<CellResult> cellResults) {
+      EntryStatus finalStatus = status;
+      String finalReason = reason;
+      String finalTail = logTail;
+      if (status == EntryStatus.MEASURED && config.benchmark()) {
+        boolean pending = cellResults.stream().anyMatch(c -> c.status() == CellStatus.PENDING);
+        boolean someFailed = cellResults.stream().anyMatch(c -> c.status() == CellStatus.FAILED || c.status() == CellStatus.PARTIAL);
+        if (brokenReason != null) {
+          finalStatus = cellResults.stream().anyMatch(c -> !c.runs().isEmpty()) ? EntryStatus.PARTIAL : EntryStatus.FAILED;
+          finalReason = brokenReason;
+        } else if (pending) {
+          finalStatus = EntryStatus.INTERRUPTED;
+          finalReason = "the run stopped before this entry's rounds were done";
+          finalTail = "";
+        } else if (someFailed) {
+          finalStatus = EntryStatus.PARTIAL;
+          finalReason = "some cells could not be measured";
+        }
+      }
+      EntryResult.FreezeSummary freeze = cannotFreeze
+          ? new EntryResult.FreezeSummary(freezeMechanism, 0, 0, 0, 0, 0)
+          : freezeMillis.isEmpty() ? null
+          : new EntryResult.FreezeSummary(freezeMechanism, freezeMillis.size(), Derivation.median(freezeMillis),
+              Collections.max(freezeMillis), thawMillis.isEmpty() ? 0 : Derivation.median(thawMillis),
+              thawMillis.isEmpty() ? 0 : Collections.max(thawMillis));
+      Optional<EntryVariant> v = selection.variant();
+      return new EntryResult(id(), v.map(EntryVariant::entry).orElse(id()),
+          v.map(EntryVariant::variant).orElse(EntryVariant.DEFAULT_VARIANT), role,
+          v.map(EntryVariant::language).orElse(""), v.map(EntryVariant::framework).orElse(""), versions,
+          v.map(x -> x.workersModel().wireName()).orElse(""), finalStatus, finalReason, finalTail, conformance,
+          cellResults, limitsReadBack, freeze, acceptedFailures,
+          v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
+              .orElse(EntryResult.Facts.NONE));
+    }
+  }
+
+  /** One cell being measured. */
+  private final class Cell {
+    final Slot slot;
+    final Endpoint endpoint;
+    final RateSpec rate;
+    double warmupMax;
+    double targetRate;
+    final List<RunRecord> runs = new ArrayList<>();
+    WorkerObservation workers;
+    String reason = "";
+    boolean failed;
+
+    Cell(Slot slot, Endpoint endpoint, RateSpec rate) {
+      this.slot = slot;
+      this.endpoint = endpoint;
+      this.rate = rate;
+    }
+
+    String name() {
+      return rate == null ? endpoint.wireName() : endpoint.wireName() + "@" + rate.wireName();
+    }
+
+    boolean failed() {
+      return failed;
+    }
+
+    void fail(String why) {
+      failed = true;
+      reason = why;
+    }
+
+    CellResult result() {
+      CellStatus status;
+      if (failed) {
+        status = runs.stream().anyMatch(RunRecord::counted) ? CellStatus.PARTIAL : CellStatus.FAILED;
+      } else {
+        long rounds = runs.stream().filter(RunRecord::counted).count();
+        status = rounds >= config.rounds() ? CellStatus.MEASURED : CellStatus.PENDING;
+      }
+      return new CellResult(endpoint.wireName(), rate == null ? CellKind.THROUGHPUT : CellKind.RATE,
+          rate == null ? "" : rate.wireName(), status, reason, runs, null, workers, List.of());
+    }
+  }
+}

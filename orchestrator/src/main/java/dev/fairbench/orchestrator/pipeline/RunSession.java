@@ -1,0 +1,244 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import dev.fairbench.orchestrator.config.CpuSet;
+import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.discovery.EntryCatalog;
+import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
+import dev.fairbench.orchestrator.discovery.UnknownEntryException;
+import dev.fairbench.orchestrator.events.RunListener;
+import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.load.LoadException;
+import dev.fairbench.orchestrator.load.OhaLoadGenerator;
+import dev.fairbench.orchestrator.load.WrkLoadGenerator;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.runtime.ServerRuntime;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * A whole `run` (or `conformance` of entries), from a request to an exit code: preflight (a
+ * machine-wide lock so two runs never share the CPUs, the output folder, the tools, the runtime),
+ * the pipeline, then the reports beside results.json. The CLI only turns options into a
+ * {@link Request}.
+ */
+public final class RunSession {
+  /** The machine-wide lock: two benchmark runs at once would measure each other. */
+  public static final Path LOCK = Path.of(System.getProperty("java.io.tmpdir"), "fairbench-run.lock");
+  /** Below this much free space in the output folder a run refuses to start. */
+  static final long MIN_FREE_BYTES = 64L << 20;
+
+  /**
+   * @param selectors     what the user typed (empty: every entry); unavailable entries are then not failures
+   * @param implsDir      the entries
+   * @param calibrationDir the calibration servers' folder (calibration/ of the checkout)
+   * @param output        the run's folder; must not hold a results.json
+   * @param runtimeFactory makes the runtime, given the folder for logs
+   */
+  public record Request(
+      List<String> selectors,
+      EntryCatalog catalog,
+      Path calibrationDir,
+      String calibrationServer,
+      RunConfig config,
+      Path output,
+      Function<Path, ServerRuntime> runtimeFactory,
+      EnvironmentFactory environment) {}
+
+  /** Builds the environment block once the runtime and the load generator are known. */
+  @FunctionalInterface
+  public interface EnvironmentFactory {
+    Environment make(Instant now, ServerRuntime runtime, String loadGenerator, RunConfig config);
+  }
+
+  /** A request that cannot run; the CLI prints it and exits 2. */
+  public static class PreflightException extends RuntimeException {
+    public PreflightException(String message) {
+      super(message);
+    }
+  }
+
+  /** A tool the run needs is not installed. */
+  public static final class MissingToolException extends PreflightException {
+    public MissingToolException(String message) {
+      super(message);
+    }
+  }
+
+  /** What the run produced. */
+  public record Outcome(ResultsDocument results, Path resultsFile, Reports.Written reports, boolean failed) {}
+
+  private RunSession() {}
+
+  public static Outcome run(Request request, RunListener listener, PrintWriter err) throws InterruptedException, IOException {
+    RunConfig config = request.config();
+    List<Selection> selections;
+    try {
+      selections = request.catalog().select(request.selectors());
+    } catch (UnknownEntryException e) {
+      throw new PreflightException(e.getMessage());
+    }
+    if (selections.isEmpty()) {
+      throw new PreflightException("there are no entries under " + request.catalog().implsDir());
+    }
+    WrkLoadGenerator wrk = null;
+    OhaLoadGenerator oha = null;
+    String loadGenerator = "none";
+    if (config.benchmark()) {
+      try {
+        wrk = WrkLoadGenerator.create(config.limits().clientCpus());
+        loadGenerator = wrk.version();
+        if (config.kind() == CellKind.RATE) {
+          oha = OhaLoadGenerator.create(config.limits().clientCpus());
+          loadGenerator = oha.version() + " (rate), " + wrk.version() + " (warm-up)";
+        }
+      } catch (LoadException e) {
+        throw new MissingToolException("unavailable: " + e.getMessage());
+      }
+    }
+    Path dir = request.output().toAbsolutePath().normalize();
+    Path resultsFile = dir.resolve("results.json");
+    prepareOutput(dir, resultsFile);
+    Optional<Selection> calibration = Optional.empty();
+    if (config.benchmark() && config.calibration()) {
+      calibration = calibrationSelection(request);
+    }
+    try (RunLock lock = config.benchmark() ? RunLock.acquire(LOCK) : RunLock.NONE) {
+      ServerRuntime runtime = request.runtimeFactory().apply(dir.resolve("logs"));
+      Instant now = Instant.now();
+      ResultsDocument header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION,
+          request.environment().make(now, runtime, loadGenerator, config),
+          new ResultsDocument.Method(config.kind(), config.rounds(), config.seed(), config.rewarm().toMillis() / 1e3,
+              config.rates().stream().map(r -> r.wireName()).toList(), config.disturbanceThreshold(), config.pipeline(),
+              config.keepAlive()),
+          List.of(), null, List.of(), List.of());
+      if (config.benchmark()) {
+        int cells = selections.size() * config.endpoints().size() * Math.max(1, config.rates().size());
+        err.printf(Locale.ROOT, "fairbench run: %d entr%s%s, %s cells of %s, %d rounds × %ds (re-warm %ds), seed %d; "
+                + "server CPUs %s (%s, %s runtime), client CPUs %s%n",
+            selections.size(), selections.size() == 1 ? "y" : "ies", calibration.map(c -> " + calibration " + c.id()).orElse(""),
+            config.kind().wireName(), config.endpoints().stream().map(Endpoint::wireName).collect(Collectors.joining(",")),
+            config.rounds(), config.duration().toSeconds(), config.rewarm().toSeconds(), config.seed(),
+            config.limits().serverCpus(), runtime.limitsMode(), runtime.name(), config.limits().clientCpus());
+        err.printf(Locale.ROOT, "  about %d visits; results: %s (rewritten after every visit)%n",
+            cells * config.rounds(), resultsFile);
+        err.flush();
+      }
+      ResultsDocument results = new Pipeline(config, runtime, wrk, oha, listener, header, resultsFile)
+          .run(selections, calibration);
+      Reports.Written written = config.benchmark() ? Reports.writeAll(results, dir) : null;
+      boolean failed = false;
+      for (EntryResult entry : results.entries()) {
+        boolean skipped = request.selectors().isEmpty() && entry.status() == EntryStatus.UNAVAILABLE;
+        failed |= entry.status().failed() && !skipped && !entry.calibration();
+      }
+      return new Outcome(results, resultsFile, written, failed);
+    }
+  }
+
+  private static Optional<Selection> calibrationSelection(Request request) {
+    EntryCatalog servers;
+    try {
+      servers = EntryCatalog.load(request.calibrationDir());
+      return servers.select(List.of(request.calibrationServer())).stream().findFirst();
+    } catch (IllegalArgumentException | UnknownEntryException e) {
+      throw new PreflightException("the calibration server " + request.calibrationServer() + " is not under "
+          + request.calibrationDir() + ": " + e.getMessage() + " (or run with --no-calibration)");
+    }
+  }
+
+  /** The output folder exists, is writable, has room, and holds no earlier results. */
+  static void prepareOutput(Path dir, Path resultsFile) {
+    if (Files.exists(resultsFile)) {
+      throw new PreflightException(resultsFile + " already exists; choose another --output");
+    }
+    try {
+      Files.createDirectories(dir);
+      Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
+      Files.delete(probe);
+      long free = Files.getFileStore(dir).getUsableSpace();
+      if (free < MIN_FREE_BYTES) {
+        throw new PreflightException(String.format(Locale.ROOT,
+            "the output folder %s has %d MiB free; a run needs at least %d MiB", dir, free >> 20, MIN_FREE_BYTES >> 20));
+      }
+    } catch (IOException e) {
+      throw new PreflightException("cannot write to the output folder " + dir + ": " + e.getMessage());
+    }
+  }
+
+  /** Held for the whole run; released when closed or when the JVM dies. */
+  static final class RunLock implements AutoCloseable {
+    static final RunLock NONE = new RunLock(null, null);
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private RunLock(FileChannel channel, FileLock lock) {
+      this.channel = channel;
+      this.lock = lock;
+    }
+
+    static RunLock acquire(Path file) {
+      try {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.READ);
+        FileLock lock;
+        try {
+          lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+          lock = null;
+        }
+        if (lock == null) {
+          String holder = "";
+          try {
+            holder = Files.readString(file, StandardCharsets.UTF_8).trim();
+          } catch (IOException e) {
+            // unreadable: say nothing about the holder
+          }
+          channel.close();
+          throw new PreflightException("another fairbench run holds " + file
+              + (holder.isEmpty() ? "" : " (" + holder + ")") + "; two runs at once would measure each other — wait for it");
+        }
+        channel.truncate(0);
+        channel.write(java.nio.ByteBuffer.wrap(("pid " + ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
+        return new RunLock(channel, lock);
+      } catch (IOException e) {
+        throw new PreflightException("cannot take the run lock " + file + ": " + e.getMessage());
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        if (lock != null) {
+          lock.release();
+        }
+        if (channel != null) {
+          channel.close();
+        }
+      } catch (IOException e) {
+        // released with the process anyway
+      }
+    }
+  }
+
+  /** Server CPUs as a count, for messages. */
+  static int serverCpuCount(RunConfig config) {
+    return CpuSet.count(config.limits().serverCpus());
+  }
+}

@@ -1,129 +1,370 @@
 package dev.fairbench.orchestrator.report;
 
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
-import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RunRecord;
+import dev.fairbench.orchestrator.stats.FalseDiscovery;
+import dev.fairbench.orchestrator.stats.Interval;
+import dev.fairbench.orchestrator.stats.MannWhitney;
+import dev.fairbench.orchestrator.stats.ShiftEstimate;
+import dev.fairbench.orchestrator.stats.Statistics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Before/after per cell (entry × variant × endpoint): median req/s, delta, and whether the change
- * is beyond the runs' own spread.
+ * Before/after per cell (entry × variant × cell name, same kind): the change of the headline
+ * figure with its 95% interval (Hodges–Lehmann on the log scale), a Mann–Whitney U test on the two
+ * sets of runs, and Benjamini–Hochberg q-values over every tested cell, so that with dozens of
+ * cells the share of false alarms among the "significant" ones stays at most the chosen rate.
  *
- * <p>A change is called REAL only when both hold: the two sets of runs do not overlap (the slowest
- * run of the faster side beats the fastest run of the slower side), and the delta is larger than
- * the noise floor: twice the larger coefficient of variation of the two sides, and at least the
- * minimum change (5% by default). The minimum exists because two sessions of the same code differ
- * more than the runs within one session do: measured here, 2–3% between identical sessions whose
- * runs each spread under 1.5% (docs/REPORTS.md). Anything else is NOISE. Cells measured on one
- * side only, or not measured, are N/A.
+ * <p>A change is significant when its q-value is below {@code alpha} and it is at least the
+ * minimum change; otherwise "~". A side with too few runs for the test to ever reach {@code alpha}
+ * (3 a side: the smallest two-sided p is 0.1) says so instead of guessing. With
+ * {@link Normalization#CALIBRATION} every run is divided by the calibration server's run of the
+ * same round (same endpoint, or the geometric mean of its endpoints for one it lacks), which is how
+ * two machines or two days are compared. Documents of two method versions are refused.
  */
-public record Comparison(List<Row> rows) {
-  /** The smallest change one pair of sessions can call real, unless told otherwise. */
+public record Comparison(List<String> environmentDifferences, Normalization normalization, double alpha,
+    double minChange, List<Row> rows) {
+
   public static final double DEFAULT_MIN_CHANGE = 0.05;
+  public static final double DEFAULT_ALPHA = 0.05;
 
-  public enum Verdict { REAL, NOISE, NA }
+  public enum Normalization {
+    NONE("none"),
+    CALIBRATION("calibration");
 
-  public record Row(
-      String entry,
-      String endpoint,
-      Double before,
-      Double after,
-      Double deltaPercent,
-      Verdict verdict,
-      String why,
-      boolean doubtful) {}
+    private final String wireName;
+
+    Normalization(String wireName) {
+      this.wireName = wireName;
+    }
+
+    public String wireName() {
+      return wireName;
+    }
+
+    public static Normalization parse(String value) {
+      for (Normalization n : values()) {
+        if (n.wireName.equals(value)) {
+          return n;
+        }
+      }
+      throw new IllegalArgumentException("unknown normalization \"" + value + "\"; known: none, calibration");
+    }
+  }
+
+  public enum Verdict {
+    SIGNIFICANT("significant"),
+    NOT_SIGNIFICANT("~"),
+    TOO_FEW_RUNS("too few runs"),
+    NA("n/a");
+
+    private final String label;
+
+    Verdict(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  /**
+   * @param metric      "req/s" or "CPU-µs/req" (client-bound on either side), or a ratio to the calibration
+   * @param before      median of the metric before
+   * @param ratio       after ÷ before (Hodges–Lehmann), null when not computable
+   * @param interval    its 95% interval, null with too few runs
+   * @param pValue      Mann–Whitney, two-sided; null when not tested
+   * @param qValue      Benjamini–Hochberg over every tested cell; null when not tested
+   * @param doubtful    a side is not trustworthy (see the fairness review of that run)
+   */
+  public record Row(String entry, String cell, CellKind kind, String metric, Double before, Double after, Double ratio,
+      Interval interval, Double pValue, Double qValue, Verdict verdict, String why, boolean doubtful,
+      boolean calibration) {
+    public Double deltaPercent() {
+      return ratio == null ? null : (ratio - 1) * 100;
+    }
+  }
+
+  /** Two documents that must not be compared. */
+  public static final class IncomparableException extends RuntimeException {
+    public IncomparableException(String message) {
+      super(message);
+    }
+  }
 
   public static Comparison of(ResultsDocument before, ResultsDocument after) {
-    return of(before, after, DEFAULT_MIN_CHANGE);
+    return of(before, after, DEFAULT_MIN_CHANGE, DEFAULT_ALPHA, Normalization.NONE);
   }
 
-  /** @param minChange the smallest |delta| (a fraction, 0.05 = 5%) that may be called real */
-  public static Comparison of(ResultsDocument before, ResultsDocument after, double minChange) {
-    Map<String, Map<String, CellResult>> b = index(before);
-    Map<String, Map<String, CellResult>> a = index(after);
-    List<String> entries = new ArrayList<>(b.keySet());
-    a.keySet().stream().filter(k -> !b.containsKey(k)).forEach(entries::add);
+  public static Comparison of(ResultsDocument before, ResultsDocument after, double minChange, double alpha,
+      Normalization normalization) {
+    if (!Objects.equals(before.methodVersion(), after.methodVersion())) {
+      throw new IncomparableException("the two files were made by different methods (" + name(before.methodVersion())
+          + " and " + name(after.methodVersion()) + "): their figures are not comparable; re-measure one side");
+    }
+    if (normalization == Normalization.CALIBRATION && (before.calibration() == null || after.calibration() == null)) {
+      throw new IncomparableException("--normalize calibration needs a calibration server in both runs; "
+          + (before.calibration() == null ? "BEFORE" : "AFTER") + " has none");
+    }
+    List<String> differences = differences(before, after);
+    Map<String, CellResult> b = index(before);
+    Map<String, CellResult> a = index(after);
+    List<String> keys = new ArrayList<>(b.keySet());
+    a.keySet().stream().filter(k -> !b.containsKey(k)).forEach(keys::add);
+    List<Draft> drafts = new ArrayList<>();
+    for (String key : keys) {
+      drafts.add(draft(key, b.get(key), a.get(key), before, after, normalization));
+    }
+    double[] p = drafts.stream().filter(d -> d.p != null).mapToDouble(d -> d.p).toArray();
+    double[] q = FalseDiscovery.benjaminiHochbergQValues(p);
     List<Row> rows = new ArrayList<>();
-    for (String entry : entries) {
-      Map<String, CellResult> bc = b.getOrDefault(entry, Map.of());
-      Map<String, CellResult> ac = a.getOrDefault(entry, Map.of());
-      List<String> endpoints = new ArrayList<>(bc.keySet());
-      ac.keySet().stream().filter(k -> !bc.containsKey(k)).forEach(endpoints::add);
-      for (String endpoint : endpoints) {
-        rows.add(row(entry, endpoint, Optional.ofNullable(bc.get(endpoint)), Optional.ofNullable(ac.get(endpoint)),
-            before, after, minChange));
+    int next = 0;
+    for (Draft d : drafts) {
+      Double qValue = d.p == null ? null : q[next++];
+      rows.add(d.finish(qValue, alpha, minChange, !differences.isEmpty() && normalization == Normalization.NONE));
+    }
+    return new Comparison(differences, normalization, alpha, minChange, rows);
+  }
+
+  private static String name(String methodVersion) {
+    return methodVersion == null || methodVersion.isEmpty() ? "the sequential method of schema 1" : methodVersion;
+  }
+
+  /** A row before the q-values are known. */
+  private record Draft(String entry, String cell, CellKind kind, String metric, Double before, Double after,
+      ShiftEstimate.Change change, Double p, boolean tooFew, String naWhy, boolean doubtful, boolean calibration) {
+    Row finish(Double q, double alpha, double minChange, boolean acrossEnvironments) {
+      Double ratio = change == null ? null : change.ratio();
+      Interval interval = change == null ? null : change.ratioInterval();
+      String caveat = acrossEnvironments ? " (environments differ: see the top)" : "";
+      if (naWhy != null) {
+        return new Row(entry, cell, kind, metric, before, after, ratio, interval, null, null, Verdict.NA, naWhy, doubtful,
+            calibration);
+      }
+      if (tooFew) {
+        return new Row(entry, cell, kind, metric, before, after, ratio, interval, p, q, Verdict.TOO_FEW_RUNS,
+            "too few runs on a side: the test cannot reach p < " + alpha + " whatever the figures" + caveat, doubtful,
+            calibration);
+      }
+      boolean big = ratio != null && Math.abs(ratio - 1) >= minChange;
+      boolean significant = q != null && q < alpha && big;
+      String why = significant
+          ? String.format(Locale.ROOT, "q = %.3g < %.2g and the change ≥ %.0f%%", q, alpha, minChange * 100)
+          : q != null && q < alpha
+              ? String.format(Locale.ROOT, "q = %.3g < %.2g but the change is below the %.0f%% minimum", q, alpha, minChange * 100)
+              : String.format(Locale.ROOT, "q = %.3g: not significant", q);
+      return new Row(entry, cell, kind, metric, before, after, ratio, interval, p, q,
+          significant ? Verdict.SIGNIFICANT : Verdict.NOT_SIGNIFICANT, why + caveat, doubtful, calibration);
+    }
+  }
+
+  private static Draft draft(String key, CellResult before, CellResult after, ResultsDocument beforeDoc,
+      ResultsDocument afterDoc, Normalization normalization) {
+    String[] parts = key.split("\u0000");
+    String entry = parts[0];
+    String cellName = parts[1];
+    CellKind kind = CellKind.parse(parts[2]);
+    boolean calibration = parts[3].equals("c");
+    boolean measuredBefore = before != null && before.measured();
+    boolean measuredAfter = after != null && after.measured();
+    if (!measuredBefore || !measuredAfter) {
+      String why = !measuredBefore && !measuredAfter ? "measured on neither side"
+          : !measuredBefore ? "not measured before" : "not measured after";
+      return new Draft(entry, cellName, kind, "", measuredBefore ? before.stats().medianRequestsPerSecond() : null,
+          measuredAfter ? after.stats().medianRequestsPerSecond() : null, null, null, false, why, true, calibration);
+    }
+    boolean cpu = kind == CellKind.RATE || before.flags().contains(Flag.CLIENT_BOUND) || after.flags().contains(Flag.CLIENT_BOUND);
+    Function<RunRecord, Double> metric = cpu
+        ? r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests())
+        : RunRecord::requestsPerSecond;
+    String metricName = cpu ? "CPU-µs/req" : "req/s";
+    if (normalization == Normalization.CALIBRATION) {
+      if (calibration) {
+        return new Draft(entry, cellName, kind, metricName, null, null, null, null, false,
+            "the calibration server itself: normalised, it is 1 on both sides", false, true);
+      }
+      metricName += " ÷ calibration";
+    }
+    List<Double> b = values(before, beforeDoc, metric, cpu, normalization);
+    List<Double> a = values(after, afterDoc, metric, cpu, normalization);
+    boolean doubtful = !Quality.trustworthy(before) || !Quality.trustworthy(after);
+    if (b.isEmpty() || a.isEmpty()) {
+      return new Draft(entry, cellName, kind, metricName, null, null, null, null, false,
+          "no run could be normalised (the calibration server has no run in those rounds)", doubtful, calibration);
+    }
+    ShiftEstimate.Change change = ShiftEstimate.ratioOfMedians(b, a, 0.95).orElse(null);
+    if (change == null) {
+      double ratio = Statistics.median(a) / Statistics.median(b);
+      change = new ShiftEstimate.Change(ratio, null);
+    }
+    double p = MannWhitney.test(b, a).pValue();
+    boolean tooFew = MannWhitney.smallestPossiblePValue(b.size(), a.size()) >= DEFAULT_ALPHA;
+    return new Draft(entry, cellName, kind, metricName, Statistics.median(b), Statistics.median(a), change,
+        tooFew ? null : p, tooFew, null, doubtful, calibration);
+  }
+
+  /** The counted runs' values, each divided by the calibration's run of the same round when normalising. */
+  private static List<Double> values(CellResult cell, ResultsDocument document, Function<RunRecord, Double> metric,
+      boolean cpu, Normalization normalization) {
+    List<Double> values = new ArrayList<>();
+    for (RunRecord run : cell.countedRuns()) {
+      double value = metric.apply(run);
+      if (!(value > 0) || !Double.isFinite(value)) {
+        continue;
+      }
+      if (normalization == Normalization.CALIBRATION) {
+        Optional<Double> floor = calibrationOf(document, cell.endpoint(), run.round(), metric);
+        if (floor.isEmpty()) {
+          continue;
+        }
+        value /= floor.get();
+      }
+      values.add(value);
+    }
+    return values;
+  }
+
+  /** The calibration's figure in {@code round}: its run of that endpoint, or the geometric mean of all its endpoints. */
+  static Optional<Double> calibrationOf(ResultsDocument document, String endpoint, int round,
+      Function<RunRecord, Double> metric) {
+    Optional<EntryResult> calibration = document.entries().stream().filter(EntryResult::calibration).findFirst();
+    if (calibration.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Double> sameRound = new ArrayList<>();
+    for (CellResult cell : calibration.get().cells()) {
+      if (cell.kind() != CellKind.THROUGHPUT) {
+        continue;
+      }
+      for (RunRecord run : cell.countedRuns()) {
+        if (run.round() == round) {
+          double v = metric.apply(run);
+          if (v > 0 && Double.isFinite(v)) {
+            if (cell.endpoint().equals(endpoint)) {
+              return Optional.of(v);
+            }
+            sameRound.add(v);
+          }
+        }
       }
     }
-    return new Comparison(rows);
-  }
-
-  static Row row(String entry, String endpoint, Optional<CellResult> before, Optional<CellResult> after,
-      ResultsDocument beforeDoc, ResultsDocument afterDoc, double minChange) {
-    CellStats bs = before.filter(c -> CellResult.MEASURED.equals(c.status())).map(CellResult::stats).orElse(null);
-    CellStats as = after.filter(c -> CellResult.MEASURED.equals(c.status())).map(CellResult::stats).orElse(null);
-    if (bs == null || as == null) {
-      String why = bs == null && as == null ? "measured on neither side" : bs == null ? "not measured before" : "not measured after";
-      return new Row(entry, endpoint, bs == null ? null : bs.medianRequestsPerSecond(),
-          as == null ? null : as.medianRequestsPerSecond(), null, Verdict.NA, why, true);
+    if (sameRound.isEmpty()) {
+      return Optional.empty();
     }
-    boolean doubtful = !Doubts.of(before.get(), beforeDoc.environment()).isEmpty()
-        || !Doubts.of(after.get(), afterDoc.environment()).isEmpty();
-    return judge(entry, endpoint, bs, as, doubtful, minChange);
+    return Optional.of(Math.exp(sameRound.stream().mapToDouble(Math::log).average().orElseThrow()));
   }
 
-  /** The verdict from the two sides' statistics alone. */
-  static Row judge(String entry, String endpoint, CellStats before, CellStats after, boolean doubtful, double minChange) {
-    double delta = (after.medianRequestsPerSecond() - before.medianRequestsPerSecond()) / before.medianRequestsPerSecond();
-    boolean overlap = after.minRequestsPerSecond() <= before.maxRequestsPerSecond()
-        && before.minRequestsPerSecond() <= after.maxRequestsPerSecond();
-    double floor = Math.max(minChange, 2 * Math.max(before.cv(), after.cv()));
-    Verdict verdict;
-    String why;
-    if (overlap) {
-      verdict = Verdict.NOISE;
-      why = "the runs overlap";
-    } else if (Math.abs(delta) <= floor) {
-      verdict = Verdict.NOISE;
-      why = String.format(Locale.ROOT, "|delta| is within the noise floor of %.1f%% (2 × CV, at least %.0f%%)",
-          floor * 100, minChange * 100);
-    } else {
-      verdict = Verdict.REAL;
-      why = String.format(Locale.ROOT, "no overlap, and |delta| exceeds the noise floor of %.1f%%", floor * 100);
+  /** Every difference between the two environments a reviewer must know before reading a verdict. */
+  static List<String> differences(ResultsDocument before, ResultsDocument after) {
+    Environment b = before.environment();
+    Environment a = after.environment();
+    List<String> out = new ArrayList<>();
+    if (b == null || a == null) {
+      out.add("an environment block is missing");
+      return out;
     }
-    return new Row(entry, endpoint, before.medianRequestsPerSecond(), after.medianRequestsPerSecond(),
-        delta * 100, verdict, why, doubtful);
+    differ(out, "CPU model", b.cpuModel(), a.cpuModel());
+    differ(out, "cores", b.cores(), a.cores());
+    differ(out, "kernel", b.kernel(), a.kernel());
+    differ(out, "cgroup", b.cgroupVersion(), a.cgroupVersion());
+    differ(out, "runtime", b.runtime(), a.runtime());
+    differ(out, "limits enforced by", b.limitsMode(), a.limitsMode());
+    differ(out, "limits", b.limits(), a.limits());
+    differ(out, "load generator", b.loadGenerator(), a.loadGenerator());
+    differ(out, "load settings", b.load(), a.load());
+    differ(out, "method", methodShape(before), methodShape(after));
+    differ(out, "host", b.hostname(), a.hostname());
+    differ(out, "commit", b.gitCommit() + (b.gitDirty() ? " (dirty)" : ""), a.gitCommit() + (a.gitDirty() ? " (dirty)" : ""));
+    return out;
   }
 
-  private static Map<String, Map<String, CellResult>> index(ResultsDocument doc) {
-    Map<String, Map<String, CellResult>> index = new LinkedHashMap<>();
+  private static String methodShape(ResultsDocument d) {
+    ResultsDocument.Method m = d.method();
+    return m == null ? "none" : String.format(Locale.ROOT, "%s, %d rounds, re-warm %.0f s, pipeline %d, keep-alive %s",
+        m.kind().wireName(), m.rounds(), m.rewarmSeconds(), m.pipeline(), m.keepAlive());
+  }
+
+  private static void differ(List<String> out, String what, Object before, Object after) {
+    if (!Objects.equals(before, after)) {
+      out.add(what + ": " + before + " → " + after);
+    }
+  }
+
+  private static Map<String, CellResult> index(ResultsDocument doc) {
+    Map<String, CellResult> index = new LinkedHashMap<>();
     for (EntryResult entry : doc.entries()) {
-      Map<String, CellResult> cells = index.computeIfAbsent(entry.id(), k -> new LinkedHashMap<>());
-      entry.cells().forEach(c -> cells.put(c.endpoint(), c));
+      for (CellResult cell : entry.cells()) {
+        index.put(String.join("\u0000", entry.id(), cell.name(), cell.kind().wireName(), entry.calibration() ? "c" : "e"),
+            cell);
+      }
     }
     return index;
   }
 
+  public long significant() {
+    return rows.stream().filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
+  }
+
   public String toMarkdown() {
-    StringBuilder md = new StringBuilder("# Before / after\n\n")
-        .append("REAL: the runs do not overlap and the delta exceeds twice the larger CV and the minimum change. ")
-        .append("NOISE: the difference could come from the runs' own spread. A † marks a cell with a doubt ")
-        .append("(client-bound, errors, noisy, few runs; see the fairness review).\n\n")
-        .append("| entry | endpoint | before req/s | after req/s | delta | verdict | why |\n")
-        .append("|---|---|---:|---:|---:|---|---|\n");
+    StringBuilder md = new StringBuilder("# Before / after\n\n");
+    if (environmentDifferences.isEmpty()) {
+      md.append("Both runs were made in the same environment (machine, kernel, runtime, limits, load, method).\n\n");
+    } else {
+      md.append(normalization == Normalization.CALIBRATION
+          ? "**The environments differ** (below); figures are normalised by each run's calibration server, which is "
+              + "what makes two machines or two days comparable:\n\n"
+          : "**The environments differ, and the figures are absolute**: a verdict may reflect the environment, not the "
+              + "change. Compare with `--normalize calibration` across machines or days.\n\n");
+      environmentDifferences.forEach(d -> md.append("- ").append(d).append('\n'));
+      md.append('\n');
+    }
+    md.append(String.format(Locale.ROOT, "Per cell: the change after ÷ before (Hodges–Lehmann, with its 95%% interval), a "
+            + "Mann–Whitney U test on the two sets of runs, and Benjamini–Hochberg q-values over the %d tested cells "
+            + "(false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
+            + "Normalisation: %s. A † marks a cell not trustworthy on a side.%n%n",
+        rows.stream().filter(r -> r.pValue() != null).count(), alpha * 100, alpha, minChange * 100, normalization.wireName()));
+    md.append(String.format(Locale.ROOT, "**%d of %d cells significant.**%n%n", significant(), rows.size()));
+    md.append("| entry | cell | metric | before | after | change [95% CI] | p | q | verdict | why |\n")
+        .append("|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
     for (Row r : rows) {
-      md.append("| ").append(r.entry()).append(" | ").append(r.endpoint()).append(" | ")
-          .append(r.before() == null ? "—" : String.format(Locale.ROOT, "%,.0f", r.before())).append(" | ")
-          .append(r.after() == null ? "—" : String.format(Locale.ROOT, "%,.0f", r.after())).append(" | ")
-          .append(r.deltaPercent() == null ? "—" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent())).append(" | ")
-          .append(r.verdict()).append(r.doubtful() && r.verdict() != Verdict.NA ? " †" : "").append(" | ")
+      md.append("| ").append(r.entry()).append(r.calibration() ? " (calibration)" : "").append(" | ").append(r.cell())
+          .append(r.kind() == CellKind.RATE ? " (rate)" : "").append(" | ").append(r.metric()).append(" | ")
+          .append(number(r.before())).append(" | ").append(number(r.after())).append(" | ")
+          .append(change(r)).append(" | ")
+          .append(r.pValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.pValue())).append(" | ")
+          .append(r.qValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.qValue())).append(" | ")
+          .append(r.verdict().label()).append(r.doubtful() && r.verdict() != Verdict.NA ? " †" : "").append(" | ")
           .append(r.why()).append(" |\n");
     }
     return md.toString();
+  }
+
+  static String number(Double value) {
+    if (value == null) {
+      return "—";
+    }
+    return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.3g", value);
+  }
+
+  static String change(Row r) {
+    if (r.ratio() == null) {
+      return "—";
+    }
+    String main = String.format(Locale.ROOT, "%+.1f%%", (r.ratio() - 1) * 100);
+    return r.interval() == null ? main + " [no CI]" : main + String.format(Locale.ROOT, " [%+.1f%%, %+.1f%%]",
+        (r.interval().low() - 1) * 100, (r.interval().high() - 1) * 100);
   }
 }

@@ -16,7 +16,8 @@ import java.util.Map;
  * Per entry, everything a fairness reviewer needs beside the numbers: limits applied and observed,
  * versions, production-mode facts, departures from idiom, conformance WARNs and run-quality doubts.
  */
-public record FairnessReview(Environment environment, List<EntryReview> entries) {
+public record FairnessReview(Environment environment, ResultsDocument.Method method, List<String> breaks,
+    List<EntryReview> entries) {
 
   public record EntryReview(
       String id,
@@ -32,25 +33,35 @@ public record FairnessReview(Environment environment, List<EntryReview> entries)
       List<String> departures,
       String conformance,
       List<String> warnings,
-      List<String> runQuality) {}
+      List<String> runQuality,
+      List<String> acceptedFailures,
+      String freeze) {}
 
-  public static FairnessReview of(ResultsDocument results, Map<String, EntryFacts> facts) {
+  private static String freeze(EntryResult entry) {
+    EntryResult.FreezeSummary f = entry.freeze();
+    return f == null ? "never frozen" : String.format(Locale.ROOT,
+        "%d freezes by %s between visits; freeze median %.1f ms (max %.1f), thaw median %.1f ms (max %.1f)",
+        f.freezes(), f.mechanism(), f.medianFreezeMillis(), f.maxFreezeMillis(), f.medianThawMillis(), f.maxThawMillis());
+  }
+
+  public static FairnessReview of(ResultsDocument results) {
     Environment env = results.environment();
     List<EntryReview> reviews = new ArrayList<>();
     for (EntryResult entry : results.entries()) {
-      EntryFacts fact = facts.getOrDefault(entry.id(), new EntryFacts("", List.of(), List.of()));
+      EntryResult.Facts fact = entry.facts();
       WorkerObservation seen = entry.cells().stream().map(CellResult::workers)
           .filter(w -> w != null).findFirst().orElse(null);
       List<String> runQuality = new ArrayList<>();
       for (CellResult cell : entry.cells()) {
-        for (Doubts.Doubt doubt : Doubts.of(cell, env)) {
-          runQuality.add(cell.endpoint() + ": " + doubt.text());
+        for (Quality.Doubt doubt : Quality.doubts(cell, env)) {
+          runQuality.add(cell.name() + ": " + doubt.text());
         }
       }
       ConformanceSummary conformance = entry.conformance();
       reviews.add(new EntryReview(
           entry.id(),
-          entry.framework(),
+          entry.calibration() ? entry.framework() + " (calibration server: measured like an entry, never ranked)"
+              : entry.framework(),
           entry.status().wireName(),
           entry.reason() == null ? "" : entry.reason(),
           new LinkedHashMap<>(entry.versions()),
@@ -61,11 +72,11 @@ public record FairnessReview(Environment environment, List<EntryReview> entries)
           fact.production(),
           fact.departures(),
           conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)",
-              conformance.verdict(), conformance.pass(), conformance.warn(), conformance.fail()),
+              conformance.verdict().name(), conformance.pass(), conformance.warn(), conformance.fail()),
           conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
-          runQuality));
+          runQuality, entry.acceptedFailures(), freeze(entry)));
     }
-    return new FairnessReview(env, reviews);
+    return new FairnessReview(env, results.method(), results.breaks(), reviews);
   }
 
   static String limitsApplied(Environment env) {
@@ -98,7 +109,20 @@ public record FairnessReview(Environment environment, List<EntryReview> entries)
       md.append("Machine: ").append(environment.cpuModel()).append(", ").append(environment.cores())
           .append(" cores, kernel ").append(environment.kernel()).append(", cgroup ").append(environment.cgroupVersion())
           .append(". Commit ").append(environment.gitCommit()).append(environment.gitDirty() ? " (with uncommitted changes)" : "")
-          .append(".\n\n");
+          .append(".  \n");
+      if (environment.orchestratorPlacement() != null && !environment.orchestratorPlacement().isEmpty()) {
+        md.append("Orchestrator while measuring: ").append(environment.orchestratorPlacement()).append(".  \n");
+      }
+      md.append('\n');
+    }
+    if (method != null) {
+      md.append("Method: every entry and the calibration server kept running, frozen between visits, visited in ")
+          .append(method.rounds()).append(" rounds in shuffled orders (seed ").append(method.seed())
+          .append("), so drift and neighbours hit every entry alike.");
+      if (!breaks.isEmpty()) {
+        md.append(" **The run was resumed: ").append(String.join("; ", breaks)).append(".**");
+      }
+      md.append("\n\n");
     }
     for (EntryReview e : entries) {
       md.append("## ").append(e.id()).append(" — ").append(e.framework()).append("\n\n");
@@ -113,7 +137,12 @@ public record FairnessReview(Environment environment, List<EntryReview> entries)
       md.append("- Departures from idiom: ").append(e.departures().isEmpty() ? "none stated" : "").append('\n');
       e.departures().forEach(d -> md.append("  - ").append(d).append('\n'));
       md.append("- Conformance: ").append(e.conformance()).append('\n');
+      if (!e.acceptedFailures().isEmpty()) {
+        md.append("  - **Measured although it FAILs clause(s) ").append(String.join(", ", e.acceptedFailures()))
+            .append(" (run --accept-fail): every cell is marked non-conformant and not ranked with conformant entries**\n");
+      }
       e.warnings().forEach(w -> md.append("  - ").append(w).append('\n'));
+      md.append("- Between visits: ").append(e.freeze()).append('\n');
       md.append("- Run quality: ").append(e.runQuality().isEmpty() ? "no doubt: every cell is trustworthy" : "").append('\n');
       e.runQuality().forEach(q -> md.append("  - ").append(q).append('\n'));
       md.append('\n');

@@ -1,20 +1,31 @@
 package dev.fairbench.orchestrator.report;
 
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsDocument.RoundRecord;
 import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.stats.Interval;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
-/** Renders a results document as Markdown: throughput table as in seed 000, then the details. */
+/**
+ * Renders a results document as Markdown: the trust line, throughput with its intervals (as in
+ * seed 000, plus the calibration row), ratios to the calibration, CPU per request, the seed-001
+ * table of rate cells, the rounds, then the details.
+ */
 public final class MarkdownReport {
   private static final Map<String, String> TITLES =
       Map.of("plaintext", "Plaintext", "json", "JSON", "user", "Params", "validate", "Validate (POST)");
@@ -26,57 +37,102 @@ public final class MarkdownReport {
     Environment env = document.environment();
     List<String> endpoints = endpoints(document);
     md.append("# fairbench results, ").append(env.timestamp()).append("\n\n");
+    md.append(method(document)).append("\n\n");
+    md.append(trustLine(document)).append("\n\n");
 
-    md.append("## Requests per second\n\n");
-    md.append("Median of ").append(env.load().runs()).append(" runs of ").append(seconds(env.load().durationSeconds()))
-        .append(" each, higher is better. Each server ran with WORKERS=").append(env.limits().workers())
-        .append(" on CPU set ").append(env.limits().serverCpus()).append(".\n\n");
-    List<EntryResult> measured = document.entries().stream().filter(e -> !e.cells().isEmpty()).toList();
-    if (measured.isEmpty()) {
-      md.append("No entry was measured.\n\n");
-    } else {
-      List<String> header = new ArrayList<>(List.of("Entry"));
-      endpoints.forEach(e -> header.add(TITLES.getOrDefault(e, e)));
-      List<List<String>> rows = new ArrayList<>();
-      for (EntryResult entry : measured) {
-        List<String> row = new ArrayList<>(List.of(entry.id() + " (" + entry.language() + ")"));
-        for (String endpoint : endpoints) {
-          row.add(cell(entry, endpoint).map(MarkdownReport::throughput).orElse("—"));
-        }
-        rows.add(row);
-      }
-      table(md, header, rows);
-      md.append("Marks: ¹ client-bound (the load generator, not the server, was the limit), "
-          + "² invalid (errors above 0.1%), ³ observed workers differ from WORKERS, ⁴ unstable (CV above 10%).\n\n");
+    List<EntryResult> conformant = document.rankedEntries().stream()
+        .filter(e -> e.acceptedFailures().isEmpty() && hasCells(e, CellKind.THROUGHPUT)).toList();
+    List<EntryResult> nonConformant = document.rankedEntries().stream()
+        .filter(e -> !e.acceptedFailures().isEmpty() && !e.cells().isEmpty()).toList();
+    Optional<EntryResult> calibration = document.entries().stream().filter(EntryResult::calibration)
+        .filter(e -> !e.cells().isEmpty()).findFirst();
+
+    if (!conformant.isEmpty() || calibration.isPresent()) {
+      md.append("## Requests per second\n\n");
+      md.append("Median over the rounds, ± the half-width of its 95% confidence interval (distribution-free, from "
+          + "order statistics), higher is better. Each server ran with WORKERS=").append(env.limits().workers())
+          .append(" on CPU set ").append(env.limits().serverCpus())
+          .append(". A figure marked ¹ is the load client's limit, not the server's: read its CPU-µs/request below.\n\n");
+      throughputTable(md, conformant, calibration, endpoints, MarkdownReport::throughput);
+      md.append(marks()).append("\n\n");
     }
+    if (calibration.isPresent() && !conformant.isEmpty()) {
+      md.append("## Against the calibration server\n\n");
+      md.append("Each cell over the calibration server (").append(calibration.get().id())
+          .append(") on the same endpoint in the same rounds: req/s ratio (higher is better) / CPU-µs-per-request "
+              + "ratio (lower is better). Ratios, not absolute figures, are what two machines or two days can compare.\n\n");
+      throughputTable(md, conformant, Optional.empty(), endpoints, MarkdownReport::ratios);
+    }
+    if (!conformant.isEmpty()) {
+      md.append("## Server CPU per request\n\n");
+      md.append("Server CPU-µs per request (median, ± its 95% interval), lower is better. It stays comparable when the "
+          + "load client is the limit.\n\n");
+      throughputTable(md, conformant, calibration, endpoints, MarkdownReport::cpu);
+    }
+    if (!nonConformant.isEmpty()) {
+      md.append("## Non-conformant entries (measured with --accept-fail)\n\n");
+      md.append("These entries FAIL conformance clauses and were measured anyway; they do not do the same work as the "
+          + "others on those clauses and are not ranked with them.\n\n");
+      List<List<String>> rows = new ArrayList<>();
+      for (EntryResult entry : nonConformant) {
+        for (CellResult cell : entry.cells()) {
+          rows.add(List.of(entry.id() + " ⁹", cell.name(), String.join(", ", entry.acceptedFailures()),
+              cell.measured() ? throughput(cell) : "—", cell.measured() ? cpu(cell) : "—"));
+        }
+      }
+      table(md, List.of("Entry", "Cell", "FAILed clauses", "req/s", "CPU-µs/req"), rows);
+    }
+    rateTable(md, document);
 
+    List<EntryResult> measured = document.entries().stream().filter(e -> !e.cells().isEmpty()).toList();
     if (!measured.isEmpty()) {
       md.append("## Per cell\n\n");
       List<List<String>> rows = new ArrayList<>();
       for (EntryResult entry : measured) {
         for (CellResult cell : entry.cells()) {
           CellStats s = cell.stats();
+          String id = entry.id() + (entry.calibration() ? " (calibration)" : "");
           if (s == null) {
-            rows.add(List.of(entry.id(), cell.endpoint(), "failed: " + cell.reason(), "", "", "", "", "", "", "", ""));
+            rows.add(List.of(id, cell.name(), cell.status().wireName() + ": " + cell.reason(), "", "", "", "", "", "",
+                "", "", ""));
             continue;
           }
-          rows.add(List.of(entry.id(), cell.endpoint(),
-              String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f, CV %.1f%%)", s.medianRequestsPerSecond(),
-                  s.minRequestsPerSecond(), s.maxRequestsPerSecond(), s.cv() * 100),
-              String.format(Locale.ROOT, "%.1f", s.microsPerRequest()),
-              String.format(Locale.ROOT, "%.1f", s.cpuMicrosPerRequest()),
+          rows.add(List.of(id, cell.name(),
+              String.format(Locale.ROOT, "%,.0f %s (%,.0f–%,.0f, CV %.1f%%)", s.medianRequestsPerSecond(),
+                  interval(s.requestsPerSecondInterval(), "%,.0f"), s.minRequestsPerSecond(), s.maxRequestsPerSecond(),
+                  s.cv() * 100),
+              String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), interval(s.cpuInterval(), "%.2f")),
+              s.runs() + counted(cell),
               Long.toString(s.p50Micros()), Long.toString(s.p99Micros()),
               String.format(Locale.ROOT, "%.1f", s.peakRssBytes() / 1048576.0),
-              String.format(Locale.ROOT, "%.0f%%", s.clientCpuUtilisation() * 100),
+              String.format(Locale.ROOT, "%.0f%% / %.0f%%", s.clientCpuUtilisation() * 100, s.serverCpuUtilisation() * 100),
               workers(cell.workers()),
-              cell.flags().isEmpty() ? "" : String.join(", ", cell.flags())));
+              Quality.trustworthy(cell) ? "yes" : "no",
+              cell.flags().stream().map(Flag::wireName).collect(Collectors.joining(", "))));
         }
       }
-      table(md, List.of("Entry", "Endpoint", "req/s median (min–max, CV)", "µs/req", "server CPU-µs/req", "p50 µs",
-          "p99 µs", "peak RSS MiB", "wrk CPU", "workers seen", "flags"), rows);
-      md.append("µs/req is 1e6 / median req/s. Server CPU-µs/req is the server's CPU time over the requests it served: "
-          + "it stays comparable when the client is the limit. wrk CPU is the share of one core the load generator "
-          + "used, per thread: at 90% or more the cell is client-bound.\n\n");
+      table(md, List.of("Entry", "Cell", "req/s median [95% CI] (min–max, CV)", "CPU-µs/req [95% CI]", "runs",
+          "p50 µs", "p99 µs", "peak RSS MiB", "client / server CPU", "workers seen", "trustworthy", "flags"), rows);
+      md.append("Runs counts the runs the statistics use; a disturbed visit that was repeated is listed as +N. "
+          + "Client CPU is the share of one core per load-client thread; server CPU the share of the server's CPUs. "
+          + "µs/req (1e6 / req/s) is in results.json.\n\n");
+    }
+
+    if (!document.rounds().isEmpty()) {
+      md.append("## Rounds\n\n");
+      md.append("Seed ").append(document.method().seed()).append(": round r's order is the cells shuffled by "
+          + "java.util.Random(seed + r). The round effect is the median polish of log req/s over every throughput cell "
+          + "(0 = a typical round; −0.05 ≈ every cell 5% slower); the CPU probe is SHA-256 over 64 MiB on the server's "
+          + "CPUs at the start of the round.\n\n");
+      List<List<String>> rows = new ArrayList<>();
+      for (RoundRecord round : document.rounds()) {
+        long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
+        rows.add(List.of(Integer.toString(round.index()), round.started() == null ? "" : round.started().toString(),
+            Integer.toString(round.order().size()), Long.toString(repeats),
+            round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()),
+            String.format(Locale.ROOT, "%+.3f", round.factor())));
+      }
+      table(md, List.of("Round", "Started", "Visits", "Repeated (disturbed)", "CPU probe", "Round effect (log)"), rows);
     }
 
     List<EntryResult> notMeasured = document.entries().stream().filter(e -> e.status().failed()).toList();
@@ -97,13 +153,101 @@ public final class MarkdownReport {
         var c = entry.conformance();
         List<String> notes = new ArrayList<>(c.failed().stream().map(f -> "FAIL " + f).toList());
         notes.addAll(c.warned().stream().map(w -> "WARN " + w).toList());
-        rows.add(List.of(entry.id(), c.verdict(), c.pass() + " / " + c.warn() + " / " + c.fail(),
+        rows.add(List.of(entry.id(), c.verdict().name(), c.pass() + " / " + c.warn() + " / " + c.fail(),
             String.join("; ", notes).replace("\n", " "), c.report()));
       }
       table(md, List.of("Entry", "Verdict", "PASS / WARN / FAIL", "Findings", "Report"), rows);
     }
 
     md.append("## Environment\n\n");
+    table(md, List.of("", ""), environmentRows(document));
+    return md.toString();
+  }
+
+  public static String method(ResultsDocument document) {
+    Environment env = document.environment();
+    ResultsDocument.Method m = document.method();
+    if (m == null) {
+      return "Method: unknown.";
+    }
+    return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d) of one %s run per cell after a %s "
+            + "re-warm; idle servers frozen between visits; a visit with %.0f%% or more of the server CPUs' time taken "
+            + "by others is repeated once. Load: %s, %d connections%s%s.",
+        document.methodVersion(), m.kind().wireName(), m.rounds(), m.seed(), seconds(env.load().durationSeconds()),
+        seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100, env.loadGenerator(), env.load().connections(),
+        m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request");
+  }
+
+  /** "N of M entry cells trustworthy", the figure a reviewer reads first. */
+  public static String trustLine(ResultsDocument document) {
+    List<CellResult> cells = document.rankedEntries().stream().flatMap(e -> e.cells().stream()).toList();
+    long trustworthy = cells.stream().filter(Quality::trustworthy).count();
+    long clientBound = cells.stream().filter(c -> c.flags().contains(Flag.CLIENT_BOUND)).count();
+    return String.format(Locale.ROOT, "**Trustworthy: %d of %d entry cells** (95%% interval within ±%.0f%% of the median, "
+            + "not invalid, saturated, workers-mismatched or non-conformant; %d client-bound cell(s) judged on "
+            + "CPU-µs/request).", trustworthy, cells.size(), Quality.THRESHOLDS.intervalHalfWidth() * 100, clientBound);
+  }
+
+  private static void throughputTable(StringBuilder md, List<EntryResult> entries, Optional<EntryResult> calibration,
+      List<String> endpoints, Function<CellResult, String> format) {
+    List<String> header = new ArrayList<>(List.of("Entry"));
+    endpoints.forEach(e -> header.add(TITLES.getOrDefault(e, e)));
+    List<List<String>> rows = new ArrayList<>();
+    for (EntryResult entry : entries) {
+      rows.add(row(entry.id() + " (" + entry.language() + ")", entry, endpoints, format));
+    }
+    calibration.ifPresent(c -> rows.add(row(c.id() + " — calibration, not ranked", c, endpoints, format)));
+    table(md, header, rows);
+  }
+
+  private static List<String> row(String label, EntryResult entry, List<String> endpoints,
+      Function<CellResult, String> format) {
+    List<String> row = new ArrayList<>(List.of(label));
+    for (String endpoint : endpoints) {
+      row.add(entry.cells().stream().filter(c -> c.kind() == CellKind.THROUGHPUT && c.endpoint().equals(endpoint))
+          .findFirst().map(c -> c.measured() ? format.apply(c) : c.status().wireName()).orElse("—"));
+    }
+    return row;
+  }
+
+  private static void rateTable(StringBuilder md, ResultsDocument document) {
+    List<List<String>> rows = new ArrayList<>();
+    for (EntryResult entry : document.entries()) {
+      for (CellResult cell : entry.cells()) {
+        if (cell.kind() != CellKind.RATE) {
+          continue;
+        }
+        CellStats s = cell.stats();
+        if (s == null || s.rate() == null) {
+          rows.add(List.of(entry.id(), cell.name(), cell.status().wireName() + ": " + cell.reason(), "", "", "", "", "",
+              "", "", ""));
+          continue;
+        }
+        CellStats.RateStats r = s.rate();
+        rows.add(List.of(entry.id() + (entry.calibration() ? " (calibration)" : ""), cell.name(),
+            String.format(Locale.ROOT, "%,.0f / %,.0f", s.medianRequestsPerSecond(), r.targetRate()),
+            String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.otherStatuses()),
+            String.format(Locale.ROOT, "%,d", r.clientErrors()), String.format(Locale.ROOT, "%,d", r.unsent()),
+            String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
+            s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros(),
+            String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), interval(s.cpuInterval(), "%.2f")),
+            cell.flags().stream().map(Flag::wireName).collect(Collectors.joining(", "))));
+      }
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("## Constant rate\n\n");
+    md.append("As seed 001 tables it, over every round: every scheduled request (rate × duration) counts. 2xx are the "
+        + "correct answers; other statuses came from the server; client errors are requests sent without an answer "
+        + "(refused, reset, timed out); unsent are requests the client could not send in time (seed 001's status 0). "
+        + "Latency is measured from each request's scheduled time (coordinated omission corrected).\n\n");
+    table(md, List.of("Entry", "Cell", "achieved / target req/s", "2xx", "other statuses", "client errors", "unsent",
+        "success", "p50 / p99 / p99.9 µs", "CPU-µs/req [95% CI]", "flags"), rows);
+  }
+
+  private static List<List<String>> environmentRows(ResultsDocument document) {
+    Environment env = document.environment();
     var limits = env.limits();
     var load = env.load();
     List<List<String>> rows = new ArrayList<>();
@@ -114,10 +258,15 @@ public final class MarkdownReport {
     rows.add(List.of("Server limits", "CPUs " + limits.serverCpus() + ", memory " + limits.memoryBytes() / 1048576
         + " MiB, WORKERS=" + limits.workers()));
     rows.add(List.of("Load", env.loadGenerator() + " on CPUs " + limits.clientCpus() + ", " + load.threads()
-        + " thread(s), " + load.connections() + " connections, warmup " + seconds(load.warmupSeconds()) + ", "
-        + load.runs() + " × " + seconds(load.durationSeconds())
-        + (load.clientCeilingRequestsPerSecond() > 0
-            ? String.format(Locale.ROOT, ", calibrated ceiling %,.0f req/s", load.clientCeilingRequestsPerSecond()) : "")));
+        + " thread(s), " + load.connections() + " connections, warm-up " + seconds(load.warmupSeconds())
+        + " per cell, runs of " + seconds(load.durationSeconds())));
+    if (document.calibration() != null) {
+      rows.add(List.of("Client ceiling", String.format(Locale.ROOT, "%,.0f req/s (the calibration server's best median here)",
+          document.calibration().clientCeilingRequestsPerSecond())));
+    }
+    if (env.orchestratorPlacement() != null && !env.orchestratorPlacement().isEmpty()) {
+      rows.add(List.of("Orchestrator", env.orchestratorPlacement()));
+    }
     rows.add(List.of("Commit", env.gitCommit() + (env.gitDirty() ? " (with uncommitted changes)" : "")));
     rows.add(List.of("Java", env.javaVersion()));
     for (EntryResult entry : document.entries()) {
@@ -126,9 +275,18 @@ public final class MarkdownReport {
             entry.versions().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(v -> v.getKey() + " " + v.getValue()).toList())));
       }
+      if (entry.freeze() != null) {
+        rows.add(List.of(entry.id() + " freezes", String.format(Locale.ROOT,
+            "%d by %s; freeze median %.1f ms (max %.1f), thaw median %.1f ms (max %.1f)", entry.freeze().freezes(),
+            entry.freeze().mechanism(), entry.freeze().medianFreezeMillis(), entry.freeze().maxFreezeMillis(),
+            entry.freeze().medianThawMillis(), entry.freeze().maxThawMillis())));
+      }
     }
-    table(md, List.of("", ""), rows);
-    return md.toString();
+    return rows;
+  }
+
+  private static boolean hasCells(EntryResult entry, CellKind kind) {
+    return entry.cells().stream().anyMatch(c -> c.kind() == kind);
   }
 
   private static List<String> endpoints(ResultsDocument document) {
@@ -137,28 +295,44 @@ public final class MarkdownReport {
     return List.copyOf(endpoints);
   }
 
-  private static Optional<CellResult> cell(EntryResult entry, String endpoint) {
-    return entry.cells().stream().filter(c -> c.endpoint().equals(endpoint)).findFirst();
+  static String marks() {
+    return "Marks: " + Arrays.stream(Flag.values()).map(f -> f.mark() + " " + f.wireName())
+        .collect(Collectors.joining(", ")) + " (docs/REPORTS.md). A cell is trustworthy when it has none of ²³⁴⁵⁸⁹.";
+  }
+
+  static String flagMarks(CellResult cell) {
+    return cell.flags().stream().map(Flag::mark).collect(Collectors.joining());
   }
 
   private static String throughput(CellResult cell) {
-    if (cell.stats() == null) {
-      return "failed";
-    }
-    StringBuilder marks = new StringBuilder();
-    if (cell.flags().contains("client-bound")) {
-      marks.append("¹");
-    }
-    if (cell.flags().contains("invalid")) {
-      marks.append("²");
-    }
-    if (cell.flags().contains("workers-mismatch")) {
-      marks.append("³");
-    }
-    if (cell.flags().contains("unstable")) {
-      marks.append("⁴");
-    }
-    return String.format(Locale.ROOT, "%,.0f", cell.stats().medianRequestsPerSecond()) + marks;
+    CellStats s = cell.stats();
+    return String.format(Locale.ROOT, "%,.0f %s", s.medianRequestsPerSecond(), share(s.requestsPerSecondInterval(),
+        s.medianRequestsPerSecond())) + flagMarks(cell);
+  }
+
+  private static String cpu(CellResult cell) {
+    CellStats s = cell.stats();
+    return String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), share(s.cpuInterval(), s.cpuMicrosPerRequest()));
+  }
+
+  private static String ratios(CellResult cell) {
+    CellStats.Ratios r = cell.stats().toCalibration();
+    return r == null ? "—" : String.format(Locale.ROOT, "%.2f / %.2f", r.requestsPerSecond(), r.cpuMicrosPerRequest());
+  }
+
+  /** "±2.1%", or "(no CI)" with too few runs. */
+  static String share(Interval interval, double centre) {
+    return interval == null ? "(no CI)" : String.format(Locale.ROOT, "±%.1f%%", interval.halfWidthShareOf(centre) * 100);
+  }
+
+  private static String interval(Interval interval, String format) {
+    return interval == null ? "[no CI]"
+        : "[" + String.format(Locale.ROOT, format, interval.low()) + "–" + String.format(Locale.ROOT, format, interval.high()) + "]";
+  }
+
+  private static String counted(CellResult cell) {
+    long repeats = cell.runs().stream().filter(r -> !r.counted()).count();
+    return repeats == 0 ? "" : " +" + repeats;
   }
 
   private static String workers(WorkerObservation w) {
@@ -170,7 +344,7 @@ public final class MarkdownReport {
         + (w.busy().isEmpty() ? "" : "; busy: " + String.join(", ", w.busy()));
   }
 
-  private static String seconds(double value) {
+  static String seconds(double value) {
     return value == Math.rint(value) ? (long) value + " s" : String.format(Locale.ROOT, "%.1f s", value);
   }
 

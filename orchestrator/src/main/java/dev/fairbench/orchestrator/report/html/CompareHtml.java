@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.report.html;
 
+import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.report.Comparison;
 import java.util.Locale;
 
@@ -9,24 +10,61 @@ public final class CompareHtml {
 
   public static String render(Comparison comparison, String beforeName, String afterName) {
     StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fairbench compare</title><style>")
-        .append("body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;padding:0 1rem;color:#1d2330}")
+        .append("body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1d2330}")
         .append("table{border-collapse:collapse;width:100%}th,td{border:1px solid #d8dce4;padding:.3rem .5rem;text-align:left}")
-        .append("td.num{text-align:right;font-variant-numeric:tabular-nums}tr.REAL td.verdict{color:#fff;background:#15803d;font-weight:600}")
-        .append("tr.NOISE td.verdict{color:#4a5264}tr.NA td.verdict{color:#6b7280;font-style:italic}.doubt{color:#b45309}")
+        .append("td.num{text-align:right;font-variant-numeric:tabular-nums}tr.SIGNIFICANT td.verdict{color:#fff;background:#15803d;font-weight:600}")
+        .append("tr.NOT_SIGNIFICANT td.verdict{color:#4a5264}tr.NA td.verdict,tr.TOO_FEW_RUNS td.verdict{color:#6b7280;font-style:italic}")
+        .append(".doubt{color:#b45309}.envdiff{background:#fffbeb;padding:.5rem 1rem;border-radius:6px}")
         .append("</style></head><body><h1>Before / after</h1>")
-        .append("<p>Before: <code>").append(Html.esc(beforeName)).append("</code><br>After: <code>").append(Html.esc(afterName)).append("</code></p>")
-        .append("<p>REAL: the runs do not overlap and the delta exceeds twice the larger CV and the minimum change. NOISE: the difference could come from the runs' own spread. ")
-        .append("<span class=\"doubt\">†</span> marks a cell with a doubt (client-bound, errors, noisy, few runs).</p>")
-        .append("<table><thead><tr><th>entry</th><th>endpoint</th><th>before req/s</th><th>after req/s</th><th>delta</th><th>verdict</th><th>why</th></tr></thead><tbody>\n");
+        .append("<p>Before: <code>").append(Html.esc(beforeName)).append("</code><br>After: <code>").append(Html.esc(afterName)).append("</code></p>");
+    if (comparison.environmentDifferences().isEmpty()) {
+      h.append("<p>Both runs were made in the same environment.</p>");
+    } else {
+      h.append("<div class=\"envdiff\"><p><strong>The environments differ</strong>")
+          .append(comparison.normalization() == Comparison.Normalization.CALIBRATION
+              ? " — figures are normalised by each run's calibration server."
+              : " — and the figures are absolute: a verdict may reflect the environment. Use --normalize calibration.")
+          .append("</p><ul>");
+      comparison.environmentDifferences().forEach(d -> h.append("<li>").append(Html.esc(d)).append("</li>"));
+      h.append("</ul></div>");
+    }
+    h.append("<p>").append(Html.esc(String.format(Locale.ROOT,
+            "Mann–Whitney U per cell, Benjamini–Hochberg q-values (false discovery rate %.0f%%); significant when q < %.2g "
+                + "and a change of at least %.0f%%, otherwise ~. Normalisation: %s. %d of %d cells significant.",
+            comparison.alpha() * 100, comparison.alpha(), comparison.minChange() * 100,
+            comparison.normalization().wireName(), comparison.significant(), comparison.rows().size())))
+        .append(" <span class=\"doubt\">†</span> marks a cell not trustworthy on a side.</p>")
+        .append("<table><thead><tr><th>entry</th><th>cell</th><th>metric</th><th>before</th><th>after</th><th>change [95% CI]</th>")
+        .append("<th>p</th><th>q</th><th>verdict</th><th>why</th></tr></thead><tbody>\n");
     for (Comparison.Row r : comparison.rows()) {
-      h.append("<tr class=\"").append(r.verdict()).append("\"><td>").append(Html.esc(r.entry())).append("</td><td>").append(Html.esc(r.endpoint()))
-          .append("</td><td class=\"num\">").append(r.before() == null ? "—" : String.format(Locale.ROOT, "%,.0f", r.before()))
-          .append("</td><td class=\"num\">").append(r.after() == null ? "—" : String.format(Locale.ROOT, "%,.0f", r.after()))
-          .append("</td><td class=\"num\">").append(r.deltaPercent() == null ? "—" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent()))
-          .append("</td><td class=\"verdict\">").append(r.verdict())
+      h.append("<tr class=\"").append(r.verdict().name()).append("\"><td>").append(Html.esc(r.entry()))
+          .append(r.calibration() ? " (calibration)" : "").append("</td><td>").append(Html.esc(r.cell()))
+          .append(r.kind() == CellKind.RATE ? " (rate)" : "").append("</td><td>").append(Html.esc(r.metric()))
+          .append("</td><td class=\"num\">").append(Html.esc(number(r.before())))
+          .append("</td><td class=\"num\">").append(Html.esc(number(r.after())))
+          .append("</td><td class=\"num\">").append(Html.esc(change(r)))
+          .append("</td><td class=\"num\">").append(r.pValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.pValue()))
+          .append("</td><td class=\"num\">").append(r.qValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.qValue()))
+          .append("</td><td class=\"verdict\">").append(Html.esc(r.verdict().label()))
           .append(r.doubtful() && r.verdict() != Comparison.Verdict.NA ? " <span class=\"doubt\">†</span>" : "")
           .append("</td><td>").append(Html.esc(r.why())).append("</td></tr>\n");
     }
     return h.append("</tbody></table></body></html>\n").toString();
+  }
+
+  private static String number(Double value) {
+    if (value == null) {
+      return "—";
+    }
+    return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.3g", value);
+  }
+
+  private static String change(Comparison.Row r) {
+    if (r.ratio() == null) {
+      return "—";
+    }
+    String main = String.format(Locale.ROOT, "%+.1f%%", (r.ratio() - 1) * 100);
+    return r.interval() == null ? main + " [no CI]" : main + String.format(Locale.ROOT, " [%+.1f%%, %+.1f%%]",
+        (r.interval().low() - 1) * 100, (r.interval().high() - 1) * 100);
   }
 }

@@ -1,6 +1,9 @@
 package dev.fairbench.orchestrator.report.html;
 
-import dev.fairbench.orchestrator.report.Doubts;
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.Flag;
+import dev.fairbench.orchestrator.report.Quality;
+import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
@@ -35,11 +38,17 @@ public final class HtmlReport {
           .append(Html.esc(env.cpuModel())).append(" (").append(env.cores()).append(" cores). ")
           .append(Html.esc(FairnessReviewText.limits(env))).append("</p>\n");
     }
-    h.append("<p class=\"legend\">How to read: bars are the median of the measured runs, whiskers span the slowest to the fastest run. ")
-        .append("A cell is <span class=\"badge trusted\">trustworthy</span> when nothing below casts doubt on it; otherwise its marks say why: ")
-        .append("<span class=\"badge client-bound\">client-bound</span> (the load generator was the limit: read CPU-µs/request), ")
-        .append("<span class=\"badge invalid\">invalid</span> (over 0.1% errors), <span class=\"badge noisy\">noisy</span> (CV over 5%), ")
-        .append("<span class=\"badge unavailable\">unavailable</span> (not measured, with the reason).</p>\n");
+    h.append("<p class=\"legend\">How to read: bars are the median over the shuffled rounds; whiskers are its distribution-free ")
+        .append("95% confidence interval (none with fewer than 6 runs). ")
+        .append("A cell is <span class=\"badge trusted\">trustworthy</span> when that interval is within ±5% and it is not invalid, ")
+        .append("saturated, workers-mismatched or non-conformant; its marks say why not: ")
+        .append("<span class=\"badge client-bound\">client-bound</span> (the load generator was the limit: judged on CPU-µs/request), ")
+        .append("<span class=\"badge invalid\">invalid</span> (over 0.1% errors), <span class=\"badge wide-interval\">wide-interval</span>, ")
+        .append("<span class=\"badge few-runs\">few-runs</span>, ")
+        .append("<span class=\"badge unavailable\">unavailable</span> (not measured, with the reason). ")
+        .append("<span class=\"badge calibration\">calibration</span> rows are nginx, the floor and the client's ceiling, never ranked.</p>\n");
+    h.append("<p class=\"trustline\">").append(Html.esc(dev.fairbench.orchestrator.report.MarkdownReport.trustLine(results)
+        .replace("**", ""))).append("</p>\n");
 
     trustTable(h, results, env);
     List<String> endpoints = endpoints(results);
@@ -47,15 +56,17 @@ public final class HtmlReport {
       h.append("<section class=\"endpoint\" data-endpoint=\"").append(Html.esc(endpoint)).append("\"><h2>")
           .append(Html.esc(endpoint)).append("</h2>\n");
       h.append(chart(results, endpoint, "rps", "Requests per second", "req/s", true, s -> s.medianRequestsPerSecond(), true));
-      h.append(chart(results, endpoint, "cpu", "Server CPU per request", "CPU-µs/request", false, CellStats::cpuMicrosPerRequest, false));
+      h.append(chart(results, endpoint, "cpu", "Server CPU per request", "CPU-µs/request", false, CellStats::cpuMicrosPerRequest, true));
       h.append(chart(results, endpoint, "p50", "Latency p50", "µs", false, s -> (double) s.p50Micros(), false));
       h.append(chart(results, endpoint, "p99", "Latency p99", "µs", false, s -> (double) s.p99Micros(), false));
       h.append(chart(results, endpoint, "rss", "Peak RSS", "MiB", false, s -> s.peakRssBytes() / 1048576.0, false));
       h.append("</section>\n");
     }
+    rates(h, results);
+    rounds(h, results);
     conformance(h, results);
     fairness(h, review);
-    environment(h, env);
+    environment(h, env, results);
     h.append("</body></html>\n");
     return h.toString();
   }
@@ -68,22 +79,30 @@ public final class HtmlReport {
       boolean higherIsBetter, Metric metric, boolean withWhiskers) {
     BarChart chart = new BarChart("chart-" + kind + "-" + slug(endpoint), title, unit, higherIsBetter);
     for (EntryResult entry : results.entries()) {
-      Optional<CellResult> cell = entry.cells().stream().filter(c -> c.endpoint().equals(endpoint)).findFirst();
-      if (cell.isEmpty() || cell.get().stats() == null || !CellResult.MEASURED.equals(cell.get().status())) {
-        String reason = cell.map(c -> c.reason()).filter(r -> r != null && !r.isBlank())
-            .orElse(entry.reason() == null || entry.reason().isBlank() ? entry.status().wireName() : entry.reason());
-        chart.add(new BarChart.Bar(entry.id(), null, null, null, List.of(BarChart.Mark.UNAVAILABLE),
+      Optional<CellResult> cell = entry.cells().stream()
+          .filter(c -> c.kind() == CellKind.THROUGHPUT && c.endpoint().equals(endpoint)).findFirst();
+      if (entry.calibration() && cell.isEmpty()) {
+        continue; // the calibration server has no /validate
+      }
+      String label = entry.calibration() ? entry.id() + " (calibration)" : entry.id();
+      if (cell.isEmpty() || !cell.get().measured()) {
+        String reason = cell.map(CellResult::reason).filter(r -> !r.isBlank())
+            .orElse(entry.reason().isBlank() ? entry.status().wireName() : entry.reason());
+        chart.add(new BarChart.Bar(label, null, null, null, List.of(BarChart.Mark.UNAVAILABLE),
             entry.status().wireName() + ": " + reason));
         continue;
       }
       CellStats s = cell.get().stats();
       List<BarChart.Mark> marks = new ArrayList<>();
-      if (s.clientBound()) marks.add(BarChart.Mark.CLIENT_BOUND);
-      if (s.invalid()) marks.add(BarChart.Mark.INVALID);
-      if (s.cv() > Doubts.NOISY_CV) marks.add(BarChart.Mark.NOISY);
+      List<Flag> flags = cell.get().flags();
+      if (entry.calibration()) marks.add(BarChart.Mark.CALIBRATION);
+      if (flags.contains(Flag.CLIENT_BOUND)) marks.add(BarChart.Mark.CLIENT_BOUND);
+      if (flags.contains(Flag.INVALID)) marks.add(BarChart.Mark.INVALID);
+      if (flags.contains(Flag.WIDE_INTERVAL) || flags.contains(Flag.FEW_RUNS)) marks.add(BarChart.Mark.NOISY);
       double value = metric.of(s);
-      chart.add(new BarChart.Bar(entry.id(), Double.isFinite(value) ? value : null,
-          withWhiskers ? s.minRequestsPerSecond() : null, withWhiskers ? s.maxRequestsPerSecond() : null, marks,
+      Interval whiskers = withWhiskers ? ("cpu".equals(kind) ? s.cpuInterval() : s.requestsPerSecondInterval()) : null;
+      chart.add(new BarChart.Bar(label, Double.isFinite(value) ? value : null,
+          whiskers == null ? null : whiskers.low(), whiskers == null ? null : whiskers.high(), marks,
           Double.isFinite(value) ? null : "not computable"));
     }
     return "<figure class=\"chart-box " + kind + "\">" + chart.toSvg() + "</figure>\n";
@@ -95,22 +114,29 @@ public final class HtmlReport {
     endpoints.forEach(e -> h.append("<th>").append(Html.esc(e)).append("</th>"));
     h.append("</tr></thead><tbody>\n");
     for (EntryResult entry : results.entries()) {
-      h.append("<tr><th>").append(Html.esc(entry.id())).append("</th>");
+      h.append("<tr").append(entry.calibration() ? " class=\"calibration\"" : "").append("><th>").append(Html.esc(entry.id()))
+          .append(entry.calibration() ? " <span class=\"badge calibration\">calibration</span>" : "").append("</th>");
       for (String endpoint : endpoints) {
-        Optional<CellResult> cell = entry.cells().stream().filter(c -> c.endpoint().equals(endpoint)).findFirst();
+        Optional<CellResult> cell = entry.cells().stream()
+            .filter(c -> c.kind() == CellKind.THROUGHPUT && c.endpoint().equals(endpoint)).findFirst();
+        if (cell.isEmpty() && entry.calibration()) {
+          h.append("<td class=\"cell na\">not applicable</td>");
+          continue;
+        }
         if (cell.isEmpty()) {
           String why = entry.status().wireName() + (entry.reason() == null || entry.reason().isBlank() ? "" : ": " + entry.reason());
           h.append("<td class=\"cell unavailable\" title=\"").append(Html.esc(why)).append("\"><span class=\"badge unavailable\">")
               .append(Html.esc(entry.status().wireName())).append("</span><div class=\"why\">").append(Html.esc(why)).append("</div></td>");
           continue;
         }
-        List<Doubts.Doubt> doubts = Doubts.of(cell.get(), env);
-        if (doubts.isEmpty()) {
+        List<Quality.Doubt> doubts = Quality.doubts(cell.get(), env);
+        if (Quality.trustworthy(cell.get()) && doubts.isEmpty()) {
           h.append("<td class=\"cell trusted\"><span class=\"badge trusted\">trustworthy</span> ")
               .append(Html.esc(BarChart.format(cell.get().stats().medianRequestsPerSecond()))).append(" req/s</td>");
         } else {
           Set<String> classes = new LinkedHashSet<>();
-          for (Doubts.Doubt doubt : doubts) classes.add(doubt.kind());
+          if (Quality.trustworthy(cell.get())) classes.add("trusted");
+          for (Quality.Doubt doubt : doubts) classes.add(doubt.flag() == null ? "not-measured" : doubt.flag().wireName());
           h.append("<td class=\"cell doubtful ").append(Html.esc(String.join(" ", classes))).append("\">");
           classes.forEach(c -> h.append("<span class=\"badge ").append(Html.esc(c)).append("\">").append(Html.esc(c)).append("</span> "));
           if (cell.get().stats() != null) {
@@ -136,8 +162,8 @@ public final class HtmlReport {
             .append(Html.esc(entry.status().wireName() + (entry.reason() == null ? "" : ": " + entry.reason()))).append("</td></tr>\n");
         continue;
       }
-      h.append("<td><span class=\"badge verdict-").append(Html.esc(c.verdict().toLowerCase(Locale.ROOT))).append("\">")
-          .append(Html.esc(c.verdict())).append("</span></td><td>").append(c.pass()).append(" PASS, ").append(c.warn())
+      h.append("<td><span class=\"badge verdict-").append(Html.esc(c.verdict().name().toLowerCase(Locale.ROOT))).append("\">")
+          .append(Html.esc(c.verdict().name())).append("</span></td><td>").append(c.pass()).append(" PASS, ").append(c.warn())
           .append(" WARN, ").append(c.fail()).append(" FAIL</td><td><ul>");
       if (c.warned() != null) c.warned().forEach(w -> h.append("<li class=\"warn\">WARN ").append(Html.esc(w)).append("</li>"));
       if (c.failed() != null) c.failed().forEach(f -> h.append("<li class=\"fail\">FAIL ").append(Html.esc(f)).append("</li>"));
@@ -160,6 +186,11 @@ public final class HtmlReport {
       list(h, "Production mode", e.production(), "the manifest states nothing");
       list(h, "Departures from idiom", e.departures(), "none stated");
       dd(h, "Conformance", e.conformance());
+      if (!e.acceptedFailures().isEmpty()) {
+        dd(h, "Measured although FAILing", String.join(", ", e.acceptedFailures())
+            + " (run --accept-fail): every cell is marked non-conformant");
+      }
+      dd(h, "Between visits", e.freeze());
       list(h, "Conformance WARN/FAIL", e.warnings(), "none");
       list(h, "Run quality", e.runQuality(), "no doubt: every cell is trustworthy");
       h.append("</dl></article>\n");
@@ -167,7 +198,65 @@ public final class HtmlReport {
     h.append("</section>\n");
   }
 
-  private static void environment(StringBuilder h, Environment env) {
+  private static void rates(StringBuilder h, ResultsDocument results) {
+    List<String[]> rows = new ArrayList<>();
+    for (EntryResult entry : results.entries()) {
+      for (CellResult cell : entry.cells()) {
+        if (cell.kind() != CellKind.RATE) {
+          continue;
+        }
+        CellStats s = cell.stats();
+        if (s == null || s.rate() == null) {
+          rows.add(new String[] {entry.id(), cell.name(), cell.status().wireName() + ": " + cell.reason(), "", "", "", "", "", "", ""});
+          continue;
+        }
+        CellStats.RateStats r = s.rate();
+        rows.add(new String[] {entry.id(), cell.name(),
+            String.format(Locale.ROOT, "%,.0f / %,.0f", s.medianRequestsPerSecond(), r.targetRate()),
+            String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.otherStatuses()),
+            String.format(Locale.ROOT, "%,d", r.clientErrors()), String.format(Locale.ROOT, "%,d", r.unsent()),
+            String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
+            s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros(),
+            String.join(", ", cell.flags().stream().map(Flag::wireName).toList())});
+      }
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    h.append("<section id=\"rate\"><h2>Constant rate</h2><p>Every scheduled request counts; unsent ones are requests the ")
+        .append("client could not send in time. Latency is corrected for coordinated omission.</p><table><thead><tr>");
+    for (String c : List.of("entry", "cell", "achieved / target req/s", "2xx", "other statuses", "client errors", "unsent",
+        "success", "p50 / p99 / p99.9 µs", "flags")) {
+      h.append("<th>").append(Html.esc(c)).append("</th>");
+    }
+    h.append("</tr></thead><tbody>\n");
+    for (String[] row : rows) {
+      h.append("<tr class=\"rate-row\">");
+      for (String c : row) {
+        h.append("<td>").append(Html.esc(c)).append("</td>");
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table></section>\n");
+  }
+
+  private static void rounds(StringBuilder h, ResultsDocument results) {
+    if (results.rounds().isEmpty()) {
+      return;
+    }
+    h.append("<section id=\"rounds\"><h2>Rounds</h2><table><thead><tr><th>round</th><th>visits</th><th>repeated</th>")
+        .append("<th>CPU probe</th><th>round effect (log)</th></tr></thead><tbody>\n");
+    for (var round : results.rounds()) {
+      long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
+      h.append("<tr><td>").append(round.index()).append("</td><td>").append(round.order().size()).append("</td><td>")
+          .append(repeats).append("</td><td>")
+          .append(round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()))
+          .append("</td><td>").append(String.format(Locale.ROOT, "%+.3f", round.factor())).append("</td></tr>\n");
+    }
+    h.append("</tbody></table></section>\n");
+  }
+
+  private static void environment(StringBuilder h, Environment env, ResultsDocument results) {
     h.append("<section id=\"environment\"><h2>Environment and limits</h2>");
     if (env == null) {
       h.append("<p>The results file holds no environment.</p></section>");
@@ -180,9 +269,16 @@ public final class HtmlReport {
     dd(h, "Limits", FairnessReviewText.limits(env));
     if (env.load() != null) {
       var l = env.load();
-      dd(h, "Load", String.format(Locale.ROOT, "%s: %d run(s) of %.0f s after %.0f s of warm-up, %d connections, %d thread(s)%s",
-          env.loadGenerator(), l.runs(), l.durationSeconds(), l.warmupSeconds(), l.connections(), l.threads(),
-          l.clientCeilingRequestsPerSecond() > 0 ? String.format(Locale.ROOT, ", client ceiling %.0f req/s", l.clientCeilingRequestsPerSecond()) : ""));
+      dd(h, "Load", String.format(Locale.ROOT, "%s: runs of %.0f s, %.0f s of warm-up per cell, %d connections, %d thread(s)",
+          env.loadGenerator(), l.durationSeconds(), l.warmupSeconds(), l.connections(), l.threads()));
+    }
+    dd(h, "Method", dev.fairbench.orchestrator.report.MarkdownReport.method(results));
+    if (results.calibration() != null) {
+      dd(h, "Client ceiling", String.format(Locale.ROOT, "%,.0f req/s (the calibration server's best median in this run)",
+          results.calibration().clientCeilingRequestsPerSecond()));
+    }
+    if (env.orchestratorPlacement() != null && !env.orchestratorPlacement().isBlank()) {
+      dd(h, "Orchestrator", env.orchestratorPlacement());
     }
     dd(h, "Runtime", env.runtime());
     dd(h, "Java (orchestrator)", env.javaVersion());
@@ -211,7 +307,8 @@ public final class HtmlReport {
     if (results.environment() != null && results.environment().endpoints() != null) {
       endpoints.addAll(results.environment().endpoints());
     }
-    results.entries().forEach(e -> e.cells().forEach(c -> endpoints.add(c.endpoint())));
+    results.entries().forEach(e -> e.cells().stream().filter(c -> c.kind() == CellKind.THROUGHPUT)
+        .forEach(c -> endpoints.add(c.endpoint())));
     return new ArrayList<>(endpoints);
   }
 
@@ -237,7 +334,7 @@ public final class HtmlReport {
       thead th{background:#f0f2f6}
       .badge{display:inline-block;border-radius:4px;padding:0 .35rem;font-size:12px;font-weight:600;color:#fff;background:#6b7280}
       .badge.trusted,.badge.verdict-pass{background:#15803d} .badge.client-bound{background:#b45309} .badge.invalid,.badge.verdict-fail,.badge.not-measured{background:#b91c1c}
-      .badge.noisy,.badge.verdict-warn{background:#a16207} .badge.unavailable,.badge.few-runs{background:#6b7280} .badge.workers,.badge.memory{background:#7c3aed}
+      .badge.noisy,.badge.wide-interval,.badge.verdict-warn{background:#a16207} .badge.calibration{background:#0e7490} .badge.unavailable,.badge.few-runs{background:#6b7280} .badge.workers,.badge.memory{background:#7c3aed}
       .cell .why{margin:.2rem 0 0 1rem;padding:0;font-size:12px;color:#4a5264}
       td.cell.trusted{background:#f0fdf4} td.cell.doubtful{background:#fffbeb} td.cell.unavailable{background:#f3f4f6}
       .chart-box{margin:.6rem 0} svg.chart text{font:12px system-ui,sans-serif;fill:#1d2330} svg.chart .chart-title{font-weight:600;font-size:13px}

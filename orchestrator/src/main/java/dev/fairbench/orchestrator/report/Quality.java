@@ -1,0 +1,199 @@
+package dev.fairbench.orchestrator.report;
+
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.Flag;
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.CellStats;
+import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.stats.Interval;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The one place that judges a cell: every flag, every doubt a reviewer reads, and whether the cell
+ * is trustworthy, from one table of thresholds. The pipeline stores the flags in the results; the
+ * reports print the doubts next to the numbers, never instead of them.
+ */
+public final class Quality {
+  /**
+   * Every threshold.
+   *
+   * @param intervalHalfWidth    a confidence interval within ± this share of its median is tight enough
+   * @param confidence           of every interval
+   * @param invalidErrorShare    errors above this share of requests make a throughput cell invalid
+   * @param clientCpu            the client at or above this share of its cores ...
+   * @param serverShare          ... while the server is below this share of its CPUs: client-bound
+   * @param ceilingShare         or req/s at this share of the calibration's ceiling, server below its share
+   * @param littlesLawLow        connections ÷ mean latency ÷ req/s below this ...
+   * @param littlesLawHigh       ... or above this is a doubt
+   * @param nearMemoryLimit      peak RSS above this share of the memory limit
+   * @param rateAchieved         a rate cell achieving less than this share of its target is saturated
+   * @param rateSuccess          a rate cell whose success rate (ok ÷ scheduled) is below this is invalid
+   */
+  public record Thresholds(
+      double intervalHalfWidth,
+      double confidence,
+      double invalidErrorShare,
+      double clientCpu,
+      double serverShare,
+      double ceilingShare,
+      double littlesLawLow,
+      double littlesLawHigh,
+      double nearMemoryLimit,
+      double rateAchieved,
+      double rateSuccess) {}
+
+  public static final Thresholds THRESHOLDS =
+      new Thresholds(0.05, 0.95, 0.001, 0.90, 0.90, 0.90, 0.8, 1.25, 0.9, 0.95, 0.999);
+
+  private Quality() {}
+
+  /** What the pipeline needs to know about a run to judge its cells. */
+  public record Context(int clientThreads, int serverCpus, long memoryLimitBytes, double clientCeiling,
+      boolean nonConformant) {}
+
+  /** The flags of a cell whose stats are derived. */
+  public static List<Flag> flags(CellResult cell, Context context) {
+    CellStats s = cell.stats();
+    if (s == null) {
+      return List.of();
+    }
+    Thresholds t = THRESHOLDS;
+    Set<Flag> flags = EnumSet.noneOf(Flag.class);
+    if (clientBound(s, context)) {
+      flags.add(Flag.CLIENT_BOUND);
+    }
+    if (cell.kind() == CellKind.RATE) {
+      if (s.rate() != null && s.rate().successRate() < t.rateSuccess()) {
+        flags.add(Flag.INVALID);
+      }
+      if (s.rate() != null && s.medianRequestsPerSecond() < t.rateAchieved() * s.rate().targetRate()) {
+        flags.add(Flag.SATURATED);
+      }
+    } else if (s.errorShare() > t.invalidErrorShare()) {
+      flags.add(Flag.INVALID);
+    }
+    WorkerObservation workers = cell.workers();
+    if (workers != null && !workers.matches()) {
+      flags.add(Flag.WORKERS_MISMATCH);
+    }
+    Interval headline = headlineInterval(cell, flags.contains(Flag.CLIENT_BOUND));
+    if (headline == null) {
+      flags.add(Flag.FEW_RUNS);
+    } else if (headline.halfWidthShareOf(headlineValue(cell, flags.contains(Flag.CLIENT_BOUND))) > t.intervalHalfWidth()) {
+      flags.add(Flag.WIDE_INTERVAL);
+    }
+    if (cell.kind() == CellKind.THROUGHPUT && !Double.isNaN(s.littlesLaw())
+        && (s.littlesLaw() < t.littlesLawLow() || s.littlesLaw() > t.littlesLawHigh())) {
+      flags.add(Flag.LITTLES_LAW);
+    }
+    if (context.memoryLimitBytes() > 0 && s.peakRssBytes() > t.nearMemoryLimit() * context.memoryLimitBytes()) {
+      flags.add(Flag.NEAR_MEMORY_LIMIT);
+    }
+    if (context.nonConformant()) {
+      flags.add(Flag.NON_CONFORMANT);
+    }
+    return List.copyOf(flags);
+  }
+
+  /**
+   * The load client, not the server, set the pace: the client at its CPU wall (or the throughput at
+   * the calibration's ceiling) while the server had CPU to spare. Decided from both sides.
+   */
+  static boolean clientBound(CellStats s, Context context) {
+    Thresholds t = THRESHOLDS;
+    boolean serverHasRoom = s.serverCpuUtilisation() < t.serverShare();
+    boolean clientAtWall = s.clientCpuUtilisation() >= t.clientCpu() * context.clientThreads();
+    boolean atCeiling = context.clientCeiling() > 0 && s.medianRequestsPerSecond() >= t.ceilingShare() * context.clientCeiling();
+    return serverHasRoom && (clientAtWall || atCeiling);
+  }
+
+  /**
+   * Trustworthy: the headline figure's 95% interval is within ±5% of its median, and the cell is
+   * neither invalid, nor saturated, nor workers-mismatched, nor non-conformant. A client-bound cell's
+   * headline is CPU-µs/request (its req/s is the client's); it is never trustworthy on req/s.
+   */
+  public static boolean trustworthy(CellResult cell) {
+    if (!cell.measured()) {
+      return false;
+    }
+    List<Flag> flags = cell.flags();
+    return !flags.contains(Flag.FEW_RUNS) && !flags.contains(Flag.WIDE_INTERVAL) && !flags.contains(Flag.INVALID)
+        && !flags.contains(Flag.SATURATED) && !flags.contains(Flag.WORKERS_MISMATCH)
+        && !flags.contains(Flag.NON_CONFORMANT);
+  }
+
+  /** "req/s" or "CPU-µs/req": what a reviewer should read first for this cell. A rate cell's is CPU-µs/req. */
+  public static String headline(CellResult cell) {
+    // At a fixed rate every server does the same amount of work: its CPU cost per request is the figure.
+    return cell.kind() == CellKind.RATE || cell.flags().contains(Flag.CLIENT_BOUND) ? "CPU-µs/req" : "req/s";
+  }
+
+  private static Interval headlineInterval(CellResult cell, boolean clientBound) {
+    CellStats s = cell.stats();
+    return cell.kind() == CellKind.RATE || clientBound ? s.cpuInterval() : s.requestsPerSecondInterval();
+  }
+
+  private static double headlineValue(CellResult cell, boolean clientBound) {
+    CellStats s = cell.stats();
+    return cell.kind() == CellKind.RATE || clientBound ? s.cpuMicrosPerRequest() : s.medianRequestsPerSecond();
+  }
+
+  /** One reason to doubt a cell: its flag (null for "not measured") and the sentence a reviewer reads. */
+  public record Doubt(Flag flag, String text) {
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** Every doubt of a cell, in words, from its flags and stats. Empty for a trustworthy cell without doubt. */
+  public static List<Doubt> doubts(CellResult cell, Environment environment) {
+    List<Doubt> doubts = new ArrayList<>();
+    if (!cell.measured()) {
+      doubts.add(new Doubt(null, "not measured: " + (cell.reason().isBlank() ? cell.status().wireName() : cell.reason())));
+      return doubts;
+    }
+    CellStats s = cell.stats();
+    for (Flag flag : cell.flags()) {
+      doubts.add(new Doubt(flag, switch (flag) {
+        case CLIENT_BOUND -> String.format(Locale.ROOT,
+            "client-bound: the load client used %.0f%% of a core while the server used %.0f%% of its CPUs, so req/s "
+                + "shows the client's limit; read CPU-µs/request instead", s.clientCpuUtilisation() * 100,
+            s.serverCpuUtilisation() * 100);
+        case INVALID -> cell.kind() == CellKind.RATE && s.rate() != null
+            ? String.format(Locale.ROOT, "invalid: success %.3f%% of the scheduled requests, below %.1f%%",
+                s.rate().successRate() * 100, THRESHOLDS.rateSuccess() * 100)
+            : String.format(Locale.ROOT, "invalid: %.3f%% of the requests got a non-2xx answer or a socket error, over %.1f%%",
+                s.errorShare() * 100, THRESHOLDS.invalidErrorShare() * 100);
+        case WORKERS_MISMATCH -> String.format(Locale.ROOT, "workers: %d requested, %d %s seen busy under load",
+            cell.workers().requested(), cell.workers().observed(),
+            "processes".equals(cell.workers().model()) ? "processes" : "threads");
+        case WIDE_INTERVAL -> String.format(Locale.ROOT, "wide interval: the 95%% confidence interval of %s is ±%.1f%% of its median, over ±%.0f%%",
+            headline(cell), halfWidth(cell) * 100, THRESHOLDS.intervalHalfWidth() * 100);
+        case FEW_RUNS -> String.format(Locale.ROOT,
+            "few runs: %d counted run(s); a distribution-free 95%% interval of the median needs at least 6", s.runs());
+        case LITTLES_LAW -> String.format(Locale.ROOT,
+            "Little's law: connections ÷ mean latency is %.2f× the measured req/s; the client's count or timing is suspect",
+            s.littlesLaw());
+        case NEAR_MEMORY_LIMIT -> String.format(Locale.ROOT, "memory: peak RSS %d MiB is within 10%% of the limit",
+            s.peakRssBytes() >> 20);
+        case SATURATED -> String.format(Locale.ROOT, "saturated: achieved %,.0f of %,.0f req/s asked",
+            s.medianRequestsPerSecond(), s.rate() == null ? 0 : s.rate().targetRate());
+        case NON_CONFORMANT -> "non-conformant: measured although it FAILs conformance (run --accept-fail); "
+            + "not comparable with conformant entries";
+      }));
+    }
+    return doubts;
+  }
+
+  private static double halfWidth(CellResult cell) {
+    boolean clientBound = cell.flags().contains(Flag.CLIENT_BOUND);
+    Interval interval = headlineInterval(cell, clientBound);
+    return interval == null ? Double.NaN : interval.halfWidthShareOf(headlineValue(cell, clientBound));
+  }
+}

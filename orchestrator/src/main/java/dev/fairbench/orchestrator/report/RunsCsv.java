@@ -1,0 +1,53 @@
+package dev.fairbench.orchestrator.report;
+
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RunRecord;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** Every visit of every cell as one CSV row, for a spreadsheet or R: the raw data behind the statistics. */
+public final class RunsCsv {
+  static final List<String> COLUMNS = List.of("entry", "role", "endpoint", "kind", "rate", "round", "visit", "counted",
+      "requests", "duration_s", "req_per_s", "non2xx", "socket_errors", "p50_us", "p90_us", "p99_us", "p999_us",
+      "max_us", "mean_us", "server_cpu_s", "server_peak_rss_bytes", "client_cpu_s", "client_cpu_utilisation",
+      "steal_s", "other_tasks_s", "pressure_s", "involuntary_switches", "major_faults", "disturbance_share",
+      "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "success_rate");
+
+  private RunsCsv() {}
+
+  public static String render(ResultsDocument document) {
+    StringBuilder csv = new StringBuilder(String.join(",", COLUMNS)).append('\n');
+    for (EntryResult entry : document.entries()) {
+      for (CellResult cell : entry.cells()) {
+        for (RunRecord r : cell.runs()) {
+          RunRecord.Disturbance d = r.disturbance() == null ? RunRecord.Disturbance.NONE : r.disturbance();
+          RunRecord.RateRecord rate = r.rate();
+          List<Object> row = List.of(entry.id(), entry.role().wireName(), cell.endpoint(), cell.kind().wireName(),
+              cell.rate(), r.round(), r.visit(), r.counted(), r.requests(), num(r.durationSeconds()),
+              num(r.requestsPerSecond()), r.non2xx(), r.socketErrors().total(), r.latencyMicros().p50(),
+              r.latencyMicros().p90(), r.latencyMicros().p99(), r.latencyMicros().p999(), r.latencyMicros().max(),
+              num(r.latencyMicros().mean()), num(r.serverCpuSeconds()), r.serverPeakRssBytes(), num(r.clientCpuSeconds()),
+              num(r.clientCpuUtilisation()), num(d.stealSeconds()), num(d.otherTasksSeconds()), num(d.pressureSeconds()),
+              d.involuntarySwitches(), d.majorFaults(), num(d.share()), d.disturbed(),
+              rate == null ? "" : num(rate.targetRate()), rate == null ? "" : rate.scheduled(),
+              rate == null ? "" : rate.sent(), rate == null ? "" : rate.ok(), rate == null ? "" : rate.unsent(),
+              rate == null ? "" : num(rate.successRate()));
+          csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
+        }
+      }
+    }
+    return csv.toString();
+  }
+
+  private static String num(double value) {
+    return String.format(Locale.ROOT, "%.6g", value);
+  }
+
+  private static String field(Object value) {
+    String text = String.valueOf(value);
+    return text.contains(",") || text.contains("\"") ? "\"" + text.replace("\"", "\"\"") + "\"" : text;
+  }
+}

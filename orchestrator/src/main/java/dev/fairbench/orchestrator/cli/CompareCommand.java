@@ -15,15 +15,21 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
-    header = "Compare two results files cell by cell: before, after, delta, and real or noise.",
+    header = "Compare two results files cell by cell: the change, its interval, and whether it is significant.",
     description = {
-      "Cells (entry × variant × endpoint) are matched by name. A change is REAL when the two sets",
-      "of runs do not overlap and the delta of the medians exceeds both twice the larger coefficient",
-      "of variation and --min-change (5%% by default: two sessions of the same code differ by 2-3%%",
-      "here even when their runs agree within 1%%); otherwise it is NOISE. A † marks a cell with a",
-      "doubt (client-bound, errors, noisy, few runs). Markdown goes to stdout (or --output), HTML",
-      "to --html.",
-      "Exit 0 on success, 2 when a file is missing or is not a fairbench results file."
+      "Cells (entry × variant × cell, same kind) are matched by name. Per cell: the change after ÷ before "
+          + "(Hodges–Lehmann on the log scale, with its 95%% interval), a Mann–Whitney U test on the two sets of "
+          + "runs, and Benjamini–Hochberg q-values over every tested cell, so the share of false alarms among the "
+          + "significant cells stays at most --alpha. Significant: q < --alpha and |change| ≥ --min-change; "
+          + "otherwise ~. With 3 runs a side the test cannot reach p < 0.1: such cells say \"too few runs\".",
+      "",
+      "At the top: every difference between the two environments (CPU, cores, kernel, runtime, limits, load, "
+          + "method, commit). --normalize calibration divides every run by the calibration server's run of the "
+          + "same round, which is how two machines or two days are compared; without it, a comparison across "
+          + "different environments says so at the top and in every verdict. Files of two method versions are refused.",
+      "",
+      "Markdown goes to stdout (or --output), HTML to --html. Exit 0 on success, 2 when a file is missing, is not "
+          + "a fairbench results file, or the two cannot be compared."
     })
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -41,8 +47,16 @@ public final class CompareCommand implements Callable<Integer> {
   Path html;
 
   @Option(names = "--min-change", paramLabel = "PERCENT", defaultValue = "5",
-      description = "Smallest change, in percent, that may be called real (default: ${DEFAULT-VALUE}).")
+      description = "Smallest change, in percent, that may be called significant (default: ${DEFAULT-VALUE}).")
   double minChangePercent;
+
+  @Option(names = "--alpha", paramLabel = "RATE", defaultValue = "0.05",
+      description = "False discovery rate of the Benjamini–Hochberg procedure (default: ${DEFAULT-VALUE}).")
+  double alpha;
+
+  @Option(names = "--normalize", paramLabel = "WHAT", defaultValue = "none",
+      description = "none (default): absolute figures; calibration: each run over the calibration server's run of the same round.")
+  String normalize;
 
   @Override
   public Integer call() throws IOException {
@@ -51,7 +65,15 @@ public final class CompareCommand implements Callable<Integer> {
     if (!(minChangePercent >= 0 && minChangePercent < 100)) {
       throw new UsageException("--min-change must be a percentage from 0 to 100, got " + minChangePercent);
     }
-    Comparison comparison = Comparison.of(b, a, minChangePercent / 100);
+    if (!(alpha > 0 && alpha < 1)) {
+      throw new UsageException("--alpha must be between 0 and 1, got " + alpha);
+    }
+    Comparison comparison;
+    try {
+      comparison = Comparison.of(b, a, minChangePercent / 100, alpha, Comparison.Normalization.parse(normalize));
+    } catch (IllegalArgumentException | Comparison.IncomparableException e) {
+      throw new UsageException(e.getMessage());
+    }
     String markdown = comparison.toMarkdown();
     if (output == null) {
       spec.commandLine().getOut().print(markdown);

@@ -12,7 +12,7 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
-import dev.fairbench.orchestrator.pipeline.BenchmarkRunner;
+import dev.fairbench.orchestrator.pipeline.RunSession;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -113,14 +113,10 @@ public final class ConformanceCommand implements Callable<Integer> {
       throw new UsageException(e.getMessage());
     }
     Defaults.Profile profile = Defaults.forThisMachine();
-    RunConfig config = new RunConfig(false, List.of(), Duration.ZERO, Duration.ZERO, 0, 0, 0, Defaults.REQUEST_TIMEOUT,
-        limitOptions.limits(profile), 0);
+    RunConfig config = RunConfig.conformanceOnly(limitOptions.limits(profile), Defaults.REQUEST_TIMEOUT);
     Instant now = Instant.now();
     Path dir = (output != null ? output : paths.results().resolve("conformance-" + Converters.timestamp(now)))
         .toAbsolutePath().normalize();
-    ServerRuntime runtime = limitOptions.runtime(dir.resolve("logs"));
-    ResultsDocument header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION,
-        Sessions.environment(now, paths, runtime, "none", config), List.of());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ProgressPrinter progress = new ProgressPrinter(err) {
@@ -133,8 +129,17 @@ public final class ConformanceCommand implements Callable<Integer> {
         out.flush();
       }
     };
-    Path resultsFile = dir.resolve("results.json");
-    ResultsDocument results = new BenchmarkRunner(config, runtime, null, progress, header, resultsFile).run(selections);
+    RunSession.Request request = new RunSession.Request(entries, catalog, paths.root().resolve("calibration"),
+        Defaults.CALIBRATION, config, dir, limitOptions::runtime,
+        (at, runtime, loadGenerator, cfg) -> Sessions.environment(at, paths, runtime, loadGenerator, cfg));
+    ResultsDocument results;
+    try {
+      results = RunSession.run(request, progress, err).results();
+    } catch (RunSession.PreflightException e) {
+      throw new UsageException(e.getMessage());
+    } catch (IOException e) {
+      throw new UsageException(e.getMessage());
+    }
 
     out.println("Summary:");
     boolean failed = false;

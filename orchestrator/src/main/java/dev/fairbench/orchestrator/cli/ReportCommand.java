@@ -1,7 +1,5 @@
 package dev.fairbench.orchestrator.cli;
 
-import dev.fairbench.orchestrator.config.FairbenchPaths;
-import dev.fairbench.orchestrator.report.EntryFacts;
 import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.report.MarkdownReport;
 import dev.fairbench.orchestrator.report.html.HtmlReport;
@@ -57,7 +55,7 @@ public final class ReportCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("Report: " + output);
     }
     if (html != null || fairness != null) {
-      FairnessReview review = FairnessReview.of(document, EntryFacts.load(FairbenchPaths.detect().impls()));
+      FairnessReview review = FairnessReview.of(document);
       if (fairness != null) {
         ResultsFiles.write(fairness, review.toMarkdown());
         spec.commandLine().getErr().println("Fairness review: " + fairness);

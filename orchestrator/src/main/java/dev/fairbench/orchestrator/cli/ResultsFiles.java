@@ -17,6 +17,12 @@ final class ResultsFiles {
     }
     ResultsDocument document;
     try {
+      int schema = ResultsJson.mapper().readTree(file.toFile()).path("schemaVersion").asInt(0);
+      if (schema != ResultsDocument.SCHEMA_VERSION) {
+        throw new UsageException(file + " has results schema " + schema + "; this fairbench reads schema "
+            + ResultsDocument.SCHEMA_VERSION + (schema == 1 ? " (schema 1 was the sequential method, before shuffled "
+            + "rounds: its figures cannot be compared with today's; re-measure)" : ""));
+      }
       document = ResultsJson.read(file);
     } catch (JacksonException e) {
       throw new UsageException(file + " is not a fairbench results file: " + e.getOriginalMessage());

@@ -2,27 +2,14 @@ package dev.fairbench.orchestrator.cli;
 
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
+import dev.fairbench.orchestrator.config.RateSpec;
 import dev.fairbench.orchestrator.config.RunConfig;
-import dev.fairbench.orchestrator.discovery.EntryCatalog;
-import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
-import dev.fairbench.orchestrator.discovery.UnknownEntryException;
+import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
 import dev.fairbench.orchestrator.load.Endpoint;
-import dev.fairbench.orchestrator.load.LoadException;
-import dev.fairbench.orchestrator.load.WrkLoadGenerator;
-import dev.fairbench.orchestrator.pipeline.BenchmarkRunner;
-import dev.fairbench.orchestrator.report.EntryFacts;
-import dev.fairbench.orchestrator.report.FairnessReview;
-import dev.fairbench.orchestrator.report.MarkdownReport;
-import dev.fairbench.orchestrator.report.html.HtmlReport;
-import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.pipeline.RunSession;
 import dev.fairbench.orchestrator.results.EntryStatus;
-import dev.fairbench.orchestrator.results.ResultsDocument;
-import dev.fairbench.orchestrator.results.ResultsJson;
-import dev.fairbench.orchestrator.runtime.ServerRuntime;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,20 +25,28 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    header = "Build, start, gate on conformance and benchmark entries; write results and a report.",
+    header = "Prepare entries, gate them on conformance, measure them in shuffled rounds; write results and reports.",
     description = {
-      "For each entry (none given: every entry; unavailable ones are recorded with their reason):",
-      "build it, start it on the server CPU set under the memory limit with WORKERS set, run the",
-      "conformance suite (a FAIL means it is not benchmarked), then for each endpoint send one",
-      "correctness request, warm up, and measure --runs runs with wrk pinned to the client CPU set.",
-      "results.json is rewritten after every cell; report.md, report.html and fairness.md are",
-      "written at the end. Progress goes to stderr. Defaults depend on the machine: on 2-3 cores",
-      "the server gets CPU 1, wrk CPU 0. --runtime auto (default) means docker when an engine",
-      "answers, native otherwise.",
-      "Exit 0 when every selected entry was measured, 1 when one failed to build, start, pass",
-      "conformance or be measured, 2 for a usage error."
+      "First every entry (none given: every entry; unavailable ones are recorded with their reason) is prepared: "
+          + "built, started on the server CPU set under the memory limit with WORKERS set, and run through the "
+          + "conformance suite (a FAIL means it is not measured, unless --accept-fail names the clause). Prepared "
+          + "servers are kept running and frozen (cgroup freezer, docker pause) while others are measured.",
+      "",
+      "Then every cell (entry × endpoint; × rate in rate mode), and the calibration server's (nginx: the load "
+          + "client's ceiling and the floor every cell is shown against), is warmed up, and measured in --rounds "
+          + "rounds: each round visits every cell once in a fresh order shuffled from --seed (recorded): thaw, "
+          + "re-warm, one measured run, freeze. A visit that other work on the server's CPUs disturbed (steal, other "
+          + "tasks) is repeated once later in its round; both are recorded.",
+      "",
+      "Per cell: median with a distribution-free 95%% confidence interval, CPU-µs per request with its interval, "
+          + "ratios to the calibration, flags; trustworthy when the interval is within ±5%% (docs/REPORTS.md). "
+          + "results.json is rewritten after every visit; report.md, report.html, fairness.md and runs.csv are "
+          + "written at the end. Progress goes to stderr.",
+      "",
+      "Exit 0 when every selected entry was measured, 1 when one failed to build, start, pass conformance or be "
+          + "measured, 2 for a usage error or a missing tool."
     })
-public final class RunCommand implements Callable<Integer> {
+public class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ImplsOption impls;
   @Mixin LimitOptions limitOptions;
@@ -59,117 +54,117 @@ public final class RunCommand implements Callable<Integer> {
   @Parameters(paramLabel = "ENTRY[:VARIANT]", arity = "0..*", description = "Entries to run; none means all.")
   List<String> entries = List.of();
 
+  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "throughput",
+      description = "throughput: wrk as fast as the server answers (default); rate: a fixed rate with oha, "
+          + "latency corrected for coordinated omission (needs --rate).")
+  String mode;
+
+  @Option(names = "--rate", paramLabel = "RATE", split = ",",
+      description = "With --mode rate: requests per second (1000), or shares of each cell's own maximum measured "
+          + "during the warm-up of the same run (50%%,90%%). Each rate is a cell of its own.")
+  List<String> rates = List.of();
+
   @Option(names = "--endpoints", paramLabel = "LIST", split = ",",
       description = "Endpoints to measure, comma-separated: plaintext, json, user, validate (default: all four).")
   List<String> endpoints = Defaults.ENDPOINTS;
 
+  @Option(names = "--rounds", paramLabel = "N",
+      description = "Rounds; each visits every cell once (default: 9 — from 9 runs the 95%% interval of the median "
+          + "survives one outlier on each side; at least 6 for an interval at all).")
+  Integer rounds;
+
+  @Option(names = "--seed", paramLabel = "N",
+      description = "Seed of the rounds' shuffled orders (default: drawn and recorded; give it to reproduce an order).")
+  Long seed;
+
   @Option(names = "--duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,
-      description = "Length of each measured run, e.g. 5s (default: 5s on 2-3 cores, 10s from 4).")
+      description = "Length of each measured run, whole seconds (default: 2s on 2-3 cores, 3s from 4).")
   Duration duration;
 
   @Option(names = "--warmup", paramLabel = "TIME", converter = Converters.DurationConverter.class,
-      description = "Warmup before the measured runs of each endpoint, 0 for none (default: 2s on 2-3 cores, 5s from 4).")
+      description = "Load on every cell before round 1, 0 for none (default: 2s on 2-3 cores, 5s from 4).")
   Duration warmup;
 
-  @Option(names = "--runs", paramLabel = "N", description = "Measured runs per endpoint (default: 3).")
-  Integer runs;
+  @Option(names = "--rewarm", paramLabel = "TIME", converter = Converters.DurationConverter.class,
+      description = "Load after each thaw, before the measured run; 0 or whole seconds (default: 1s).")
+  Duration rewarm;
 
   @Option(names = "--connections", paramLabel = "N",
-      description = "Open connections of wrk (default: 64 on 2-3 cores, 128 from 4).")
+      description = "Open connections of the load client (default: 64 on 2-3 cores, 128 from 4).")
   Integer connections;
 
   @Option(names = "--threads", paramLabel = "N", description = "wrk threads (default: 1 on 2-3 cores, 2 from 4).")
   Integer threads;
 
-  @Option(names = "--client-ceiling", paramLabel = "REQ/S", defaultValue = "0",
-      description = "Calibrated maximum req/s of wrk on this machine; a cell within 10%% of it is client-bound. "
-          + "0 (default): unknown, judge by wrk's CPU only.")
-  double clientCeiling;
+  @Option(names = "--pipeline", paramLabel = "N", defaultValue = "1",
+      description = "Requests wrk writes per connection at once (TechEmpower's pipelining); 1 (default) for none. "
+          + "Pipelined cells are their own kind: never compared with plain ones.")
+  int pipeline;
+
+  @Option(names = "--no-keepalive", description = "A new connection for every request (its own kind of cell).")
+  boolean noKeepAlive;
+
+  @Option(names = "--no-calibration", description = "Do not measure the calibration server (no ratios, no ceiling).")
+  boolean noCalibration;
+
+  @Option(names = "--accept-fail", paramLabel = "CLAUSE", split = ",",
+      description = "Measure entries that FAIL only these conformance clauses (e.g. 4.6); their cells are marked "
+          + "non-conformant in every report and never ranked beside conformant ones without the mark.")
+  List<String> acceptFail = List.of();
 
   @Option(names = "--output", paramLabel = "DIR",
-      description = "Folder for results.json, report.md, conformance reports and logs (default: results/<time>/).")
+      description = "Folder for results.json, the reports, conformance reports and logs (default: results/<time>/).")
   Path output;
 
   @Override
   public Integer call() throws Exception {
+    return execute(mode);
+  }
+
+  /** The run with {@code modeName} ("throughput" or "rate"): `fairbench rate` calls this too. */
+  int execute(String modeName) throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     FairbenchPaths paths = FairbenchPaths.detect();
     Defaults.Profile profile = Defaults.forThisMachine();
     RunConfig config;
     try {
-      config = new RunConfig(true, endpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList(),
+      CellKind kind = CellKind.parse(modeName);
+      config = new RunConfig(true, kind, endpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList(),
           duration == null ? profile.duration() : duration,
           warmup == null ? profile.warmup() : warmup,
-          runs == null ? profile.runs() : runs,
+          rewarm == null ? profile.rewarm() : rewarm,
+          rounds == null ? profile.rounds() : rounds,
+          seed == null ? new java.security.SecureRandom().nextLong() >>> 16 : seed,
+          rates.stream().map(RateSpec::parse).toList(),
           connections == null ? profile.connections() : connections,
           threads == null ? profile.threads() : threads,
-          Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile), clientCeiling);
+          Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile), !noCalibration, Defaults.DISTURBANCE_THRESHOLD,
+          pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-
-    EntryCatalog catalog = impls.catalog(paths);
-    List<Selection> selections;
+    Path dir = output != null ? output : paths.results().resolve(Converters.timestamp(Instant.now()));
+    RunSession.Request request = new RunSession.Request(entries, impls.catalog(paths), paths.root().resolve("calibration"),
+        Defaults.CALIBRATION, config, dir, limitOptions::runtime,
+        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg));
+    RunSession.Outcome outcome;
     try {
-      selections = catalog.select(entries);
-    } catch (UnknownEntryException e) {
+      outcome = RunSession.run(request, new ProgressPrinter(err), err);
+    } catch (RunSession.MissingToolException e) {
+      // One line, no usage hint: the command was right, the machine lacks a tool.
+      err.println("fairbench " + spec.name() + ": " + e.getMessage());
+      err.flush();
+      return ExitCodes.USAGE;
+    } catch (RunSession.PreflightException e) {
       throw new UsageException(e.getMessage());
     }
-    if (selections.isEmpty()) {
-      throw new UsageException("there are no entries under " + catalog.implsDir());
-    }
-
-    // Preflight: everything that can fail cheaply fails before any server starts.
-    Instant now = Instant.now();
-    Path dir = (output != null ? output : paths.results().resolve(Converters.timestamp(now))).toAbsolutePath().normalize();
-    if (Files.exists(dir.resolve("results.json"))) {
-      throw new UsageException(dir.resolve("results.json") + " already exists; choose another --output");
-    }
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UsageException("cannot create the output folder " + dir + ": " + e.getMessage());
-    }
-    WrkLoadGenerator wrk;
-    try {
-      wrk = WrkLoadGenerator.create(config.limits().clientCpus());
-    } catch (LoadException e) {
-      throw new UsageException(e.getMessage());
-    }
-    ServerRuntime runtime = limitOptions.runtime(dir.resolve("logs"));
-    ResultsDocument header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION,
-        Sessions.environment(now, paths, runtime, wrk.version(), config), List.of());
-    err.printf("fairbench run: %d entr%s, endpoints %s, %d × %ds after %ds warmup; server CPUs %s (%s), wrk CPUs %s%n",
-        selections.size(), selections.size() == 1 ? "y" : "ies", String.join(",", endpoints), config.runs(),
-        config.duration().toSeconds(), config.warmup().toSeconds(), config.limits().serverCpus(), runtime.limitsMode(),
-        config.limits().clientCpus());
-    err.println("results: " + dir.resolve("results.json") + " (rewritten after every cell)");
-    err.flush();
-
-    Path resultsFile = dir.resolve("results.json");
-    ResultsDocument results =
-        new BenchmarkRunner(config, runtime, wrk, new ProgressPrinter(err), header, resultsFile).run(selections);
-    ResultsJson.write(results, resultsFile);
-    Path report = dir.resolve("report.md");
-    Files.writeString(report, MarkdownReport.render(results));
-    FairnessReview review = FairnessReview.of(results, EntryFacts.load(catalog.implsDir()));
-    Path fairness = dir.resolve("fairness.md");
-    Files.writeString(fairness, review.toMarkdown());
-    Path html = dir.resolve("report.html");
-    Files.writeString(html, HtmlReport.render(results, review));
-
-    boolean failed = false;
-    for (EntryResult entry : results.entries()) {
-      boolean skipped = entries.isEmpty() && entry.status() == EntryStatus.UNAVAILABLE;
-      failed |= entry.status().failed() && !skipped;
-    }
-    long measured = results.entries().stream().filter(e -> e.status() == EntryStatus.MEASURED).count();
-    out.printf("Measured %d of %d entries.%n", measured, results.entries().size());
-    out.println("Results: " + resultsFile);
-    out.println("Report:  " + report + " (HTML: " + html + ")");
-    out.println("Fairness review: " + fairness);
+    long measured = outcome.results().rankedEntries().stream().filter(e -> e.status() == EntryStatus.MEASURED).count();
+    out.printf("Measured %d of %d entries.%n", measured, outcome.results().rankedEntries().size());
+    out.println("Results: " + outcome.resultsFile() + " (raw runs: " + outcome.reports().csv() + ")");
+    out.println("Report:  " + outcome.reports().markdown() + " (HTML: " + outcome.reports().html() + ")");
+    out.println("Fairness review: " + outcome.reports().fairness());
     out.flush();
-    return failed ? ExitCodes.FAILED : ExitCodes.OK;
+    return outcome.failed() ? ExitCodes.FAILED : ExitCodes.OK;
   }
 }

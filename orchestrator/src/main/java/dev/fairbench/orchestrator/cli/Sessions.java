@@ -24,8 +24,7 @@ final class Sessions {
         EnvironmentProbe.gitDirty(paths.root()),
         new Environment.LimitsRecord(limits.serverCpus(), limits.clientCpus(), limits.memoryBytes(), limits.workers()),
         new Environment.LoadSettings(config.duration().toMillis() / 1e3, config.warmup().toMillis() / 1e3,
-            config.runs(), config.connections(), config.threads(), config.requestTimeout().toMillis() / 1e3,
-            config.clientCeiling()),
-        config.endpoints().stream().map(Endpoint::wireName).toList());
+            config.connections(), config.threads(), config.requestTimeout().toMillis() / 1e3),
+        config.endpoints().stream().map(Endpoint::wireName).toList(), "");
   }
 }

@@ -2,9 +2,10 @@ package dev.fairbench.orchestrator.cli;
 
 import static dev.fairbench.orchestrator.report.ResultsFixtures.cell;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.conformance;
-import static dev.fairbench.orchestrator.report.ResultsFixtures.environment;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.derived;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.document;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.measured;
-import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -31,28 +32,29 @@ class CompareCommandTest {
   }
 
   private Path results(String name, double... rps) throws Exception {
-    ResultsDocument doc = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, environment(), List.of(measured("go-gin", "Gin",
-        List.of(cell("/json", java.util.Arrays.stream(rps).mapToObj(r -> run(r, 0.5, 0)).toList())), conformance(0, List.of()))));
+    ResultsDocument doc = derived(document(rps.length, List.of(measured("go-gin", "Gin", List.of(cell("json", runs(rps))),
+        conformance(0, List.of())))));
     Path file = dir.resolve(name);
     ResultsJson.write(doc, file);
     return file;
   }
 
   @Test
-  void tellsARealChangeFromNoiseAndWritesMarkdownAndHtml() throws Exception {
-    Path before = results("before.json", 10_000, 10_050, 9_980);
-    Path after = results("after.json", 9_000, 9_040, 8_990);
+  void aTenPercentDropIsSignificantAndWrittenAsMarkdownAndHtml() throws Exception {
+    Path before = results("before.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path after = results("after.json", 9_000, 9_040, 8_990, 9_010, 8_980, 9_030, 9_000, 8_970, 9_020);
     Path html = dir.resolve("compare.html");
     assertThat(execute("compare", before.toString(), after.toString(), "--html", html.toString())).isZero();
-    assertThat(out.toString()).contains("| go-gin | /json | 10,000 | 9,000 | -10.0% | REAL |");
-    assertThat(Files.readString(html)).contains("<tr class=\"REAL\">");
+    assertThat(out.toString()).contains("| go-gin | json | req/s | 10,000 | 9,000 | -10.0% [").contains("| significant |");
+    assertThat(Files.readString(html)).contains("<tr class=\"SIGNIFICANT\">");
   }
 
   @Test
-  void twoMeasurementsOfTheSameThingAreNoise() throws Exception {
-    assertThat(execute("compare", results("a.json", 10_000, 10_300, 9_800).toString(),
-        results("b.json", 10_100, 9_900, 10_200).toString())).isZero();
-    assertThat(out.toString()).contains("| NOISE |");
+  void twoMeasurementsOfTheSameThingAreNotSignificant() throws Exception {
+    assertThat(execute("compare",
+        results("a.json", 10_000, 10_300, 9_800, 10_100, 9_900, 10_050, 10_200, 9_950, 10_000).toString(),
+        results("b.json", 10_100, 9_900, 10_200, 10_000, 9_850, 10_250, 10_050, 9_950, 10_150).toString())).isZero();
+    assertThat(out.toString()).contains("| ~ |");
   }
 
   @Test
@@ -60,5 +62,20 @@ class CompareCommandTest {
     assertThat(execute("compare", dir.resolve("nope.json").toString(), results("b.json", 1, 2, 3).toString()))
         .isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("no such file");
+  }
+
+  @Test
+  void aFileOfTheOldSequentialSchemaIsRefusedWithTheReason() throws Exception {
+    Path old = dir.resolve("old.json");
+    Files.writeString(old, "{\"schemaVersion\":1,\"environment\":{},\"entries\":[]}");
+    assertThat(execute("compare", old.toString(), results("b.json", 1, 2, 3).toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("schema 1").contains("re-measure");
+  }
+
+  @Test
+  void anUnknownNormalizationIsAUsageError() throws Exception {
+    Path a = results("a.json", 1, 2, 3);
+    assertThat(execute("compare", a.toString(), a.toString(), "--normalize", "median")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("unknown normalization");
   }
 }

@@ -4,13 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
-import dev.fairbench.orchestrator.load.ConstantRateResult;
 import dev.fairbench.orchestrator.load.OhaLoadGenerator;
-import dev.fairbench.orchestrator.load.RateResults;
-import dev.fairbench.orchestrator.load.RateResults.Cell;
-import dev.fairbench.orchestrator.load.RateResults.EntryRecord;
-import dev.fairbench.orchestrator.load.RateResults.Measurement;
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import dev.fairbench.orchestrator.results.RunRecord;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -43,103 +45,77 @@ class RateCommandTest {
   }
 
   @Test
-  void loadsTheConformantEntryAtTheRateAndSkipsTheOneThatFailsConformance() throws Exception {
+  void rateCellsAreCellsOfTheSamePipelineAndTheSameResultsDocument() throws Exception {
     assertThat(TestEntries.onPath("oha")).as("oha must be on PATH (cargo install oha --locked)").isTrue();
     assertThat(TestEntries.onPath("python3")).as("python3 runs the fixture server").isTrue();
     Path dir = temp.resolve("rate");
 
     int exit = execute("rate", "--runtime", "native", "--impls", TestEntries.impls().toString(), "tiny-python:stdlib",
-        "tiny-python:wrong-json", "--rate", "20", "--duration", "2s", "--warmup", "1s", "--connections", "4",
-        "--endpoints", "plaintext,validate", "--output", dir.toString());
+        "tiny-python:wrong-json", "--rate", "20,5%", "--duration", "2s", "--warmup", "1s", "--rewarm", "0",
+        "--rounds", "2", "--connections", "4", "--endpoints", "plaintext,validate", "--no-calibration",
+        "--output", dir.toString());
 
     assertThat(exit).as(err.toString()).isEqualTo(ExitCodes.FAILED);
-    RateResults.Document document = RateResults.read(dir.resolve("rate.json"));
-    assertThat(document.kind()).isEqualTo("constant-rate");
+    ResultsDocument document = ResultsJson.read(dir.resolve("results.json"));
+    assertThat(document.method().kind()).isEqualTo(CellKind.RATE);
+    assertThat(document.method().rates()).containsExactly("20", "5%");
     assertThat(document.environment().loadGenerator()).startsWith("oha ");
-    assertThat(document.environment().endpoints()).containsExactly("plaintext", "validate");
-    assertThat(document.settings().targetRate()).isEqualTo(20);
-    assertThat(document.settings().latencyCorrection()).isTrue();
-    Map<String, EntryRecord> entries =
-        document.entries().stream().collect(Collectors.toMap(EntryRecord::id, Function.identity()));
+    Map<String, EntryResult> entries =
+        document.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
 
-    EntryRecord wrong = entries.get("tiny-python:wrong-json");
+    EntryResult wrong = entries.get("tiny-python:wrong-json");
     assertThat(wrong.status()).isEqualTo(EntryStatus.CONFORMANCE_FAILED);
-    assertThat(wrong.reason()).contains("2.3").contains("not loaded");
+    assertThat(wrong.reason()).contains("2.3").contains("not benchmarked");
     assertThat(wrong.cells()).isEmpty();
-    assertThat(dir.resolve(wrong.conformance().report())).exists();
 
-    EntryRecord good = entries.get("tiny-python:stdlib");
+    EntryResult good = entries.get("tiny-python:stdlib");
     assertThat(good.status()).as(good.reason()).isEqualTo(EntryStatus.MEASURED);
-    assertThat(good.conformance().verdict()).isNotEqualTo("FAIL");
-    assertThat(good.cells()).extracting(Cell::endpoint).containsExactly("plaintext", "validate");
-    for (Cell cell : good.cells()) {
-      assertThat(cell.status()).as(cell.reason()).isEqualTo(Cell.MEASURED);
-      Measurement m = cell.measurement();
-      assertThat(m.scheduled()).isEqualTo(40);
-      // 20 req/s for 2 s: oha schedules 40; a timer tick either side is tolerated.
-      assertThat(m.sent()).as(cell.endpoint()).isBetween(36L, 42L);
-      assertThat(m.statusCounts()).containsOnlyKeys("200");
-      assertThat(m.completed()).isEqualTo(m.sent());
-      assertThat(m.errorCounts()).isEmpty();
-      assertThat(m.successRate()).isEqualTo(1.0);
-      assertThat(m.achievedRate()).isBetween(17.0, 21.0);
-      assertThat(m.latencyMicros().p50()).isPositive().isLessThanOrEqualTo(m.latencyMicros().p99());
-      assertThat(m.latencyMicros().p99()).isLessThanOrEqualTo(m.latencyMicros().max());
-      assertThat(m.serverCpuSeconds()).isPositive();
-      assertThat(m.serverPeakRssBytes()).isPositive();
-      assertThat(m.clientCpuSeconds()).isNotNegative();
-      assertThat(cell.flags()).doesNotContain("invalid");
+    assertThat(good.cells()).extracting(CellResult::name)
+        .containsExactly("plaintext@20", "plaintext@5%", "validate@20", "validate@5%");
+    for (CellResult cell : good.cells()) {
+      assertThat(cell.kind()).isEqualTo(CellKind.RATE);
+      assertThat(cell.status()).as(cell.reason()).isEqualTo(CellStatus.MEASURED);
+      assertThat(cell.countedRuns()).hasSize(2);
+      for (RunRecord run : cell.countedRuns()) {
+        RunRecord.RateRecord rate = run.rate();
+        if (cell.rate().equals("20")) {
+          // 20 req/s for 2 s: 40 scheduled; a timer tick either side is tolerated in what was sent.
+          assertThat(rate.scheduled()).isEqualTo(40);
+          assertThat(rate.sent()).as(cell.name()).isBetween(36L, 42L);
+        } else {
+          assertThat(rate.targetRate()).as("5% of the maximum measured in the warm-up").isPositive().isNotEqualTo(20.0);
+        }
+        assertThat(rate.statuses()).containsOnlyKeys("200");
+        assertThat(rate.clientErrors()).isEmpty();
+        assertThat(rate.unsent()).isEqualTo(Math.max(0, rate.scheduled() - rate.sent()));
+        assertThat(rate.successRate()).isEqualTo((double) rate.ok() / rate.scheduled());
+        assertThat(run.latencyMicros().p50()).isPositive().isLessThanOrEqualTo(run.latencyMicros().p99());
+        assertThat(run.serverCpuSeconds()).isPositive();
+      }
+      assertThat(cell.stats().rate()).isNotNull();
     }
-
-    String table = out.toString();
-    assertThat(table).containsPattern("entry\\s+endpoint\\s+status 200\\s+other status\\s+errors\\s+success\\s+p50 ms"
-        + "\\s+p99 ms\\s+max ms\\s+achieved/target req/s\\s+flags");
-    assertThat(table).containsPattern("tiny-python:stdlib\\s+plaintext\\s+\\d+\\s+0\\s+0\\s+100\\.000%");
-    assertThat(table).containsPattern("tiny-python:stdlib\\s+validate\\s+\\d+\\s+0\\s+0\\s+100\\.000%");
-    assertThat(table).contains("not loaded: tiny-python:wrong-json: conformance-failed: conformance FAIL in clause");
-    assertThat(table).contains("Results: " + dir.resolve("rate.json"));
-    assertThat(err.toString()).contains("[1/2] tiny-python:stdlib").contains("plaintext: ").contains("req/s");
-  }
-
-  @Test
-  void theTableHasARowPerCellAndSaysWhyTheOthersWereNotLoaded() {
-    Measurement late = new Measurement(6000, 1958.1, 2.03, 12000, 3990, 3980, 10, 3970.0 / 3990,
-        Map.of("200", 3970L, "503", 10L), Map.of("timeout", 10L),
-        new ConstantRateResult.Latency(642064, 1278232, 1351233, 1374549, 1374624, 717074), 1.9, 50_000_000,
-        60_000_000, 0.2, 0.1);
-    EntryRecord measured = new EntryRecord("py-fastapi", "py-fastapi", "default", "Python", "FastAPI", Map.of(),
-        EntryStatus.PARTIAL, "some endpoints could not be measured", "", null,
-        List.of(new Cell("json", Cell.MEASURED, "", late, List.of("saturated", "invalid")),
-            new Cell("user", Cell.FAILED, "the server exited with code 1 during the run", null, List.of())));
-    EntryRecord skipped = new EntryRecord("elixir-phoenix", "elixir-phoenix", "default", "Elixir", "Phoenix",
-        Map.of(), EntryStatus.UNAVAILABLE, "hex.pm is unreachable", "", null, List.of());
-
-    assertThat(RateCommand.table(List.of(measured, skipped)).lines().toList()).containsExactly(
-        "entry       endpoint  status 200  other status  errors  success  p50 ms   p99 ms   max ms"
-            + "  achieved/target req/s  flags",
-        "py-fastapi  json            3970            10      10  99.499%  642.06  1351.23  1374.62"
-            + "          1958.1 / 6000  saturated, invalid",
-        "py-fastapi  user               -             -       -        -       -        -        -"
-            + "                      -  failed: the server exited with code 1 during the run",
-        "not loaded: elixir-phoenix: unavailable: hex.pm is unreachable");
+    String report = Files.readString(dir.resolve("report.md"));
+    assertThat(report).contains("## Constant rate").containsPattern("\\| tiny-python:stdlib \\| plaintext@20 \\| [0-9.,]+ / 20 \\|");
+    assertThat(Files.readString(dir.resolve("report.html"))).contains("<section id=\"rate\">");
+    assertThat(out.toString()).contains("Results: " + dir.resolve("results.json"));
   }
 
   @Test
   void helpExplainsTheRateTheCorrectionAndTheFlags() {
     assertThat(execute("rate", "--help")).isEqualTo(ExitCodes.OK);
-    assertThat(out.toString()).contains("Usage: fairbench rate").contains("--rate=REQ/S").contains("--duration")
+    assertThat(out.toString()).contains("Usage: fairbench rate").contains("--rate=RATE").contains("--duration")
         .contains("--warmup").contains("--connections").contains("--endpoints").contains("--server-cpus")
         .contains("--client-cpus").contains("--memory").contains("--workers").contains("--impls")
-        .contains("--latency-correction").contains("saturated").contains("invalid");
+        .contains("--rounds").contains("coordinated omission").contains("scheduled request");
   }
 
   @Test
   void theRateIsRequiredAndPositive() {
     assertThat(execute("rate", "--impls", TestEntries.impls().toString())).isEqualTo(ExitCodes.USAGE);
-    assertThat(err.toString()).contains("--rate");
+    assertThat(err.toString()).contains("--mode rate needs --rate");
 
     assertThat(execute("rate", "--impls", TestEntries.impls().toString(), "--rate", "0")).isEqualTo(ExitCodes.USAGE);
-    assertThat(err.toString()).contains("--rate must be a positive number");
+    assertThat(err.toString()).contains("a rate must be a positive number");
 
     assertThat(execute("rate", "--impls", TestEntries.impls().toString(), "--rate", "10", "--endpoints", "nope"))
         .isEqualTo(ExitCodes.USAGE);

@@ -29,7 +29,7 @@ class InterruptedRunTest {
     String java = ProcessHandle.current().info().command().orElse("java");
     Process orchestrator = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
         FairbenchCommand.class.getName(), "run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "tiny-python:stdlib",
-        "--duration", "30s", "--warmup", "0", "--runs", "1", "--output", output.toString()))
+        "--duration", "30s", "--warmup", "0", "--rounds", "1", "--no-calibration", "--output", output.toString()))
         .redirectErrorStream(true).start();
     int port = -1;
     StringBuilder seen = new StringBuilder();
@@ -41,7 +41,7 @@ class InterruptedRunTest {
         if (ready.find()) {
           port = Integer.parseInt(ready.group(1));
         }
-        if (port > 0 && line.contains("plaintext: checking")) {
+        if (port > 0 && line.contains("[round 1/")) {
           break; // the suite passed and the load is starting: stop the orchestrator now
         }
       }

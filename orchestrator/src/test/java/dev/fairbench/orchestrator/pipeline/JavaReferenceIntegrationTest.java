@@ -29,14 +29,14 @@ class JavaReferenceIntegrationTest {
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
 
-    int exit = cli.execute("run", "--runtime", "native", "--impls", impls.toString(), "java-reference", "--duration", "1s", "--runs", "1",
+    int exit = cli.execute("run", "--runtime", "native", "--impls", impls.toString(), "java-reference", "--duration", "1s", "--rounds", "1", "--rewarm", "0", "--no-calibration",
         "--warmup", "1s", "--output", output.toString());
 
     assertThat(exit).as(err.toString()).isEqualTo(ExitCodes.OK);
     ResultsDocument results = ResultsJson.read(output.resolve("results.json"));
     PipelineAssertions.environmentIsComplete(results.environment());
     assertThat(results.entries()).hasSize(1);
-    PipelineAssertions.isFullyMeasured(results.entries().getFirst(), 4);
+    PipelineAssertions.isFullyMeasured(results.entries().getFirst(), 4, 1);
     assertThat(results.entries().getFirst().workersModel()).isEqualTo("threads");
     if (results.environment().limitsMode().startsWith("cgroup")) {
       assertThat(results.entries().getFirst().limitsReadBack())

@@ -2,6 +2,8 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.conformance.Verdict;
+import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
@@ -24,21 +26,24 @@ final class PipelineAssertions {
     assertThat(env.gitCommit()).matches("[0-9a-f]{40}");
     assertThat(env.limits().serverCpus()).isNotBlank();
     assertThat(env.limits().memoryBytes()).isPositive();
-    assertThat(env.load().runs()).isPositive();
+    assertThat(env.load().connections()).isPositive();
+    assertThat(env.orchestratorPlacement()).as("the orchestrator's move off the server CPUs is checked").contains("(checked)");
   }
 
-  static void isFullyMeasured(EntryResult entry, int endpoints) {
+  static void isFullyMeasured(EntryResult entry, int endpoints, int rounds) {
     assertThat(entry.status()).as(entry.id() + ": " + entry.reason() + "\n" + entry.logTail())
         .isEqualTo(EntryStatus.MEASURED);
     assertThat(entry.versions()).containsKey("framework").containsKey("runtime");
     assertThat(entry.versions().get("runtime")).doesNotStartWith("unknown");
     assertThat(entry.conformance()).isNotNull();
-    assertThat(entry.conformance().verdict()).isIn("PASS", "WARN");
+    assertThat(entry.conformance().verdict()).isIn(Verdict.PASS, Verdict.WARN);
     assertThat(entry.conformance().report()).endsWith(".json");
     assertThat(entry.cells()).hasSize(endpoints);
     for (CellResult cell : entry.cells()) {
-      assertThat(cell.status()).as(cell.endpoint() + ": " + cell.reason()).isEqualTo(CellResult.MEASURED);
-      assertThat(cell.runs()).isNotEmpty();
+      assertThat(cell.status()).as(cell.endpoint() + ": " + cell.reason()).isEqualTo(CellStatus.MEASURED);
+      assertThat(cell.countedRuns()).as("one counted run per round").hasSize(rounds);
+      assertThat(cell.countedRuns()).extracting(RunRecord::round).containsExactlyInAnyOrderElementsOf(
+          java.util.stream.IntStream.rangeClosed(1, rounds).boxed().toList());
       for (RunRecord run : cell.runs()) {
         assertThat(run.requests()).as(cell.endpoint()).isPositive();
         assertThat(run.requestsPerSecond()).isPositive();
@@ -50,6 +55,7 @@ final class PipelineAssertions {
         assertThat(run.serverPeakRssBytes()).isPositive();
         assertThat(run.clientCpuSeconds()).as(cell.endpoint() + " client CPU").isPositive();
         assertThat(run.clientCpuUtilisation()).isPositive();
+        assertThat(run.disturbance()).as("every run records its disturbance").isNotNull();
       }
       assertThat(cell.stats()).isNotNull();
       assertThat(cell.stats().medianRequestsPerSecond()).isPositive();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
 import dev.fairbench.orchestrator.cli.FairbenchCommand;
+import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -13,6 +15,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -43,8 +46,8 @@ class PipelineIntegrationTest {
     CommandLine cli = FairbenchCommand.newCommandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
-    exitCode = cli.execute("run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "--duration", "1s", "--runs", "2",
-        "--warmup", "1s", "--output", output.resolve("run").toString());
+    exitCode = cli.execute("run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "--duration", "1s", "--rounds", "2",
+        "--warmup", "1s", "--rewarm", "0", "--seed", "7", "--output", output.resolve("run").toString());
     stdout = out.toString();
     stderr = err.toString();
     results = ResultsJson.read(output.resolve("run/results.json"));
@@ -57,13 +60,42 @@ class PipelineIntegrationTest {
     assertThat(stdout).contains("Measured 1 of 6 entries.")
         .contains("Results: " + output.resolve("run/results.json"))
         .contains("Report:  " + output.resolve("run/report.md"));
-    assertThat(stderr).contains("[1/6]").contains("[6/6]").contains("run 2/2");
+    assertThat(stderr).contains("[prepare 1/7]").contains("[prepare 7/7] nginx").contains("[round 2/2]");
   }
 
   @Test
   void theConformantEntryIsMeasuredWithEveryFieldFilled() {
     PipelineAssertions.environmentIsComplete(results.environment());
-    PipelineAssertions.isFullyMeasured(entries.get("tiny-python:stdlib"), 4);
+    PipelineAssertions.isFullyMeasured(entries.get("tiny-python:stdlib"), 4, 2);
+  }
+
+  @Test
+  void theCalibrationServerIsMeasuredInTheSameRoundsAndGivesTheCeiling() {
+    EntryResult nginx = entries.get("nginx");
+    assertThat(nginx.role()).isEqualTo(Role.CALIBRATION);
+    assertThat(nginx.cells()).extracting(CellResult::endpoint).containsExactlyInAnyOrder("plaintext", "json", "user");
+    assertThat(nginx.cells()).allSatisfy(c -> assertThat(c.countedRuns()).hasSize(2));
+    assertThat(results.calibration()).isNotNull();
+    assertThat(results.calibration().clientCeilingRequestsPerSecond()).isPositive();
+    assertThat(entries.get("tiny-python:stdlib").cells().stream().filter(c -> !c.endpoint().equals("validate")))
+        .allSatisfy(c -> assertThat(c.stats().toCalibration()).isNotNull());
+  }
+
+  @Test
+  void eachRoundVisitsEveryCellOnceInTheOrderTheSeedGives() {
+    assertThat(results.method().seed()).isEqualTo(7);
+    assertThat(results.rounds()).hasSize(2).allSatisfy(round -> {
+      assertThat(round.order().stream().filter(o -> !o.endsWith("(repeat)")).toList()).hasSize(7).doesNotHaveDuplicates();
+      assertThat(round.probe()).isNotNull();
+    });
+    assertThat(results.rounds().get(0).order()).isNotEqualTo(results.rounds().get(1).order());
+  }
+
+  @Test
+  void theRawRunsAreWrittenAsCsvBesideTheResults() throws Exception {
+    List<String> lines = Files.readAllLines(output.resolve("run/runs.csv"));
+    assertThat(lines.getFirst()).startsWith("entry,role,endpoint,kind,rate,round,visit,counted,");
+    assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2);
   }
 
   @Test
@@ -110,7 +142,9 @@ class PipelineIntegrationTest {
         .contains("| tiny-python:wrong-json | conformance-failed |")
         .contains("| missing-tool | unavailable | missing tool fairbench-no-such-tool |")
         .contains("## Environment")
-        .contains("server CPU-µs/req");
+        .contains("Server CPU-µs per request")
+        .contains("nginx — calibration, not ranked")
+        .contains("**Trustworthy: ");
   }
 
   @Test

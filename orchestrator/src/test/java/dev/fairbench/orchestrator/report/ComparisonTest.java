@@ -2,60 +2,154 @@ package dev.fairbench.orchestrator.report;
 
 import static dev.fairbench.orchestrator.report.ResultsFixtures.cell;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.conformance;
-import static dev.fairbench.orchestrator.report.ResultsFixtures.environment;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.derived;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.document;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.entry;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.measured;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RunRecord;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class ComparisonTest {
-  private static ResultsDocument doc(String endpoint, double... rps) {
-    return new ResultsDocument(1, environment(), List.of(measured("e", "E",
-        List.of(cell(endpoint, java.util.Arrays.stream(rps).mapToObj(r -> run(r, 0.5, 0)).toList())),
-        conformance(0, List.of()))));
+  /** n runs around {@code centre} with ~2% lognormal noise, the same seed giving the same noise. */
+  private static List<RunRecord> noisy(double centre, int n, long seed) {
+    Random random = new Random(seed);
+    return IntStream.range(0, n).mapToObj(i -> run(i + 1, centre * Math.exp(0.02 * random.nextGaussian()), 0.5, 0.99, 0))
+        .toList();
+  }
+
+  /** Ten entries × two endpoints; {@code slowed} runs {@code factor} slower. */
+  private static ResultsDocument session(long seed, String slowed, double factor, int rounds) {
+    List<EntryResult> entries = new ArrayList<>();
+    for (int e = 0; e < 10; e++) {
+      String id = "entry-" + e;
+      double f = id.equals(slowed) ? factor : 1;
+      entries.add(measured(id, "F" + e, List.of(cell("plaintext", noisy(20_000 * f, rounds, seed * 100 + e)),
+          cell("json", noisy(15_000 * f, rounds, seed * 100 + 50 + e))), conformance(0, List.of())));
+    }
+    return derived(document(rounds, entries));
   }
 
   @Test
-  void aTenPercentDropWithTightRunsIsReal() {
-    Comparison c = Comparison.of(doc("/json", 10_000, 10_080, 9_950), doc("/json", 9_000, 9_050, 8_970));
-    assertThat(c.rows()).singleElement().satisfies(r -> {
-      assertThat(r.verdict()).isEqualTo(Comparison.Verdict.REAL);
-      assertThat(r.deltaPercent()).isBetween(-10.5, -9.5);
-    });
+  void twoSessionsOfTheSameCodeAreNotSignificantAnywhere() {
+    Comparison c = Comparison.of(session(1, "", 1, 9), session(2, "", 1, 9));
+    assertThat(c.rows()).hasSize(20).allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
+    assertThat(c.toMarkdown()).contains("**0 of 20 cells significant.**").contains("| ~ |");
   }
 
   @Test
-  void twoRunsOfTheSameThingWithOverlappingSpreadAreNoise() {
-    Comparison c = Comparison.of(doc("/json", 10_000, 10_300, 9_800), doc("/json", 10_200, 9_900, 10_100));
-    assertThat(c.rows()).singleElement().extracting(Comparison.Row::verdict).isEqualTo(Comparison.Verdict.NOISE);
+  void aTenPercentSlowerEntryIsSignificantOnItsCellsOnly() {
+    Comparison c = Comparison.of(session(1, "", 1, 9), session(2, "entry-3", 0.9, 9));
+    assertThat(c.rows()).filteredOn(r -> r.entry().equals("entry-3"))
+        .hasSize(2).allSatisfy(r -> {
+          assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT);
+          assertThat(r.deltaPercent()).isBetween(-13.0, -7.0);
+          assertThat(r.interval().low()).isLessThan(r.ratio());
+          assertThat(r.qValue()).isLessThan(0.05);
+        });
+    assertThat(c.rows()).filteredOn(r -> !r.entry().equals("entry-3"))
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
   }
 
   @Test
-  void aShiftSmallerThanTwiceTheSpreadIsNoiseEvenWithoutOverlap() {
-    // Runs spread ~2.5% (CV): a 3% shift whose ranges just miss each other is within 2 × CV,
-    // even with the minimum change lowered to 1%.
-    Comparison c = Comparison.of(doc("/json", 10_000, 10_250, 9_750), doc("/json", 10_300, 10_450, 10_260), 0.01);
-    assertThat(c.rows()).singleElement().extracting(Comparison.Row::verdict).isEqualTo(Comparison.Verdict.NOISE);
+  void withThreeRunsASideTheComparisonSaysItCannotDecide() {
+    Comparison c = Comparison.of(session(1, "", 1, 3), session(2, "entry-3", 0.5, 3));
+    assertThat(c.rows()).allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.TOO_FEW_RUNS));
+    assertThat(c.toMarkdown()).contains("too few runs on a side");
   }
 
   @Test
-  void twoSessionsOfTheSameCodeThatDifferByLessThanTheMinimumChangeAreNoise() {
-    // Measured here: py-fastapi /validate, the same code in two sessions (docs/REPORTS.md).
-    ResultsDocument first = doc("/validate", 4_664, 4_700, 4_675);
-    ResultsDocument second = doc("/validate", 4_633, 4_545, 4_542);
-    assertThat(Comparison.of(first, second).rows()).singleElement()
-        .extracting(Comparison.Row::verdict).isEqualTo(Comparison.Verdict.NOISE);
-    assertThat(Comparison.of(first, second, 0.01).rows()).singleElement()
-        .extracting(Comparison.Row::verdict).isEqualTo(Comparison.Verdict.REAL);
+  void aSignificantButTinyChangeIsBelowTheMinimum() {
+    Comparison c = Comparison.of(session(1, "", 1, 15), session(1, "entry-3", 0.97, 15), 0.05, 0.05,
+        Comparison.Normalization.NONE);
+    assertThat(c.rows()).filteredOn(r -> r.entry().equals("entry-3"))
+        .allSatisfy(r -> assertThat(r.why()).contains("below the 5% minimum"));
+  }
+
+  @Test
+  void falseDiscoveryControlAdjustsEveryPValueUpwards() {
+    Comparison c = Comparison.of(session(1, "", 1, 9), session(2, "entry-3", 0.9, 9));
+    assertThat(c.rows()).allSatisfy(r -> assertThat(r.qValue()).isGreaterThanOrEqualTo(r.pValue()));
   }
 
   @Test
   void aCellMeasuredOnOneSideOnlyIsNotJudged() {
-    Comparison c = Comparison.of(doc("/json", 10_000, 10_100, 9_900), doc("/plaintext", 10_000, 10_100, 9_900));
+    ResultsDocument before = derived(document(9, List.of(measured("e", "E", List.of(cell("json", noisy(1e4, 9, 1))), null))));
+    ResultsDocument after = derived(document(9, List.of(measured("e", "E", List.of(cell("plaintext", noisy(1e4, 9, 1))), null))));
+    Comparison c = Comparison.of(before, after);
     assertThat(c.rows()).extracting(Comparison.Row::verdict).containsOnly(Comparison.Verdict.NA);
     assertThat(c.toMarkdown()).contains("not measured after").contains("not measured before");
+  }
+
+  @Test
+  void documentsOfDifferentMethodsAreRefused() {
+    ResultsDocument a = session(1, "", 1, 9);
+    ResultsDocument old = new ResultsDocument(a.schemaVersion(), "", a.environment(), a.method(), a.rounds(),
+        a.calibration(), a.breaks(), a.entries());
+    assertThatThrownBy(() -> Comparison.of(old, a)).isInstanceOf(Comparison.IncomparableException.class)
+        .hasMessageContaining("different methods");
+  }
+
+  @Test
+  void everyEnvironmentDifferenceIsListedAtTheTop() {
+    ResultsDocument a = session(1, "", 1, 9);
+    ResultsDocument b = session(2, "", 1, 9);
+    var env = b.environment();
+    ResultsDocument other = new ResultsDocument(b.schemaVersion(), b.methodVersion(),
+        new dev.fairbench.orchestrator.results.Environment(env.timestamp(), "other-host", "Other CPU", 4, env.kernel(),
+            env.cgroupVersion(), env.limitsMode(), env.limitsNote(), env.runtime(), env.loadGenerator(), env.javaVersion(),
+            "fedcba", false, env.limits(), env.load(), env.endpoints(), env.orchestratorPlacement()),
+        b.method(), b.rounds(), b.calibration(), b.breaks(), b.entries());
+    Comparison c = Comparison.of(a, other);
+    assertThat(c.environmentDifferences()).contains("CPU model: Test CPU @ 2.0GHz → Other CPU", "cores: 2 → 4",
+        "commit: 0123abcd → fedcba");
+    assertThat(c.toMarkdown()).contains("**The environments differ, and the figures are absolute**");
+    assertThat(c.rows()).allSatisfy(r -> assertThat(r.why()).contains("environments differ"));
+  }
+
+  /** A machine 30% slower in every respect: its entries and its nginx alike. */
+  private static ResultsDocument machine(double speed, long seed, String slowed, double factor) {
+    List<EntryResult> entries = new ArrayList<>(session(seed, slowed, factor, 9).entries().stream()
+        .map(e -> e.withCells(e.cells().stream().map(c -> scaled(c, speed)).toList())).toList());
+    entries.add(entry("nginx", "nginx", Role.CALIBRATION,
+        List.of(scaled(cell("plaintext", noisy(60_000, 9, seed + 7)), speed), scaled(cell("json", noisy(58_000, 9, seed + 8)), speed)),
+        null));
+    return derived(document(9, entries));
+  }
+
+  private static CellResult scaled(CellResult cell, double speed) {
+    return cell(cell.endpoint(), cell.runs().stream().map(r -> run(r.round(), r.requestsPerSecond() * speed, 0.5, 0.99, 0))
+        .toList());
+  }
+
+  @Test
+  void normalisedByTheCalibrationTwoMachinesOfDifferentSpeedAgree() {
+    ResultsDocument fast = machine(1.0, 1, "", 1);
+    ResultsDocument slow = machine(0.7, 2, "", 1);
+    assertThat(Comparison.of(fast, slow).significant()).as("absolute figures: every cell, nginx too").isEqualTo(22);
+    Comparison normalised = Comparison.of(fast, slow, 0.05, 0.05, Comparison.Normalization.CALIBRATION);
+    assertThat(normalised.rows()).filteredOn(r -> !r.calibration())
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
+    assertThat(normalised.rows()).filteredOn(r -> !r.calibration())
+        .allSatisfy(r -> assertThat(r.metric()).endsWith("÷ calibration"));
+  }
+
+  @Test
+  void normalisedByTheCalibrationARealHandicapStillShows() {
+    Comparison normalised = Comparison.of(machine(1.0, 1, "", 1), machine(0.7, 2, "entry-5", 0.9), 0.05, 0.05,
+        Comparison.Normalization.CALIBRATION);
+    assertThat(normalised.rows()).filteredOn(r -> r.entry().equals("entry-5"))
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT));
   }
 }

@@ -2,17 +2,27 @@ package dev.fairbench.orchestrator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FairnessReviewTest {
-  private final FairnessReview review = FairnessReview.of(ResultsFixtures.mixed(), Map.of(
-      "steady-entry", new EntryFacts("steady", List.of("release build"), List.of("checks keys by hand: the binder is case-insensitive"))));
+  private final FairnessReview review = FairnessReview.of(withDeparture(ResultsFixtures.mixed()));
+
+  private static ResultsDocument withDeparture(ResultsDocument doc) {
+    List<EntryResult> entries = doc.entries().stream().map(e -> !e.id().equals("steady-entry") ? e
+        : new EntryResult(e.id(), e.entry(), e.variant(), e.role(), e.language(), e.framework(), e.versions(),
+            e.workersModel(), e.status(), e.reason(), e.logTail(), e.conformance(), e.cells(), e.limitsReadBack(),
+            e.freeze(), e.acceptedFailures(), new EntryResult.Facts("steady", List.of("release build"),
+                List.of("checks keys by hand: the binder is case-insensitive")))).toList();
+    return doc.withEntries(entries);
+  }
 
   @Test
   void eachEntryShowsLimitsAppliedAndWorkersObserved() {
-    assertThat(review.entries()).hasSize(3);
+    assertThat(review.entries()).hasSize(4);
     assertThat(review.entries().get(0).limitsApplied()).contains("server CPUs 1").contains("512 MiB").contains("WORKERS=1");
     assertThat(review.entries().get(0).workersObserved()).startsWith("1 thread(s) busy under load for WORKERS=1");
     assertThat(review.entries().get(2).workersMatch()).isFalse();
@@ -28,7 +38,17 @@ class FairnessReviewTest {
   void conformanceWarningsAndRunQualityDoubtsAreListed() {
     String md = review.toMarkdown();
     assertThat(md).contains("  - 7.10: 30.0 answered 400 (integral floats rejected)");
-    assertThat(md).contains("  - /plaintext: client-bound").contains("  - /json: invalid");
+    assertThat(md).contains("  - plaintext: client-bound").contains("  - json: invalid");
     assertThat(md).contains("Status: unavailable — dependencies not fetched: hex.pm is unreachable");
+  }
+
+  @Test
+  void theCalibrationServerIsReviewedAsCalibrationNotAsAnEntry() {
+    assertThat(review.toMarkdown()).contains("## nginx — nginx (calibration server: measured like an entry, never ranked)");
+  }
+
+  @Test
+  void theMethodSaysTheEntriesWereInterleavedWithTheSeed() {
+    assertThat(review.toMarkdown()).contains("visited in 9 rounds in shuffled orders (seed 42)");
   }
 }

@@ -1,7 +1,11 @@
 package dev.fairbench.orchestrator.report;
 
+import dev.fairbench.conformance.Verdict;
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.pipeline.Derivation;
 import dev.fairbench.orchestrator.results.CellResult;
-import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
@@ -9,77 +13,108 @@ import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.runtime.WorkerObservation;
-import dev.fairbench.orchestrator.stats.Statistics;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
-/** Results documents made in code, shaped like the orchestrator's, for the report tests. */
+/**
+ * Results documents made in code, shaped like the orchestrator's, for the report tests. Cells hold
+ * raw runs; {@link #derived} computes their statistics and flags the way a run does.
+ */
 public final class ResultsFixtures {
+  public static final int CONNECTIONS = 64;
+
   private ResultsFixtures() {}
 
   public static Environment environment() {
     return new Environment(Instant.parse("2026-11-30T12:00:00Z"), "bench-host", "Test CPU @ 2.0GHz", 2,
         "6.1.0-test", "v1 (hybrid)", "cgroup-v1", "", "native", "wrk 4.1.0", "25", "0123abcd", false,
         new Environment.LimitsRecord("1", "0", 512L << 20, 1),
-        new Environment.LoadSettings(5, 2, 3, 64, 1, 2, 0),
-        List.of("/plaintext", "/json"));
+        new Environment.LoadSettings(2, 2, CONNECTIONS, 1, 2),
+        List.of("plaintext", "json"), "every thread on CPUs 0 (checked)");
   }
 
-  /** A run with the given throughput; wrk's CPU share decides whether it reads as client-bound. */
-  public static RunRecord run(double rps, double clientUtilisation, long errors) {
-    long requests = Math.round(rps * 5);
-    return new RunRecord(requests, 5, rps, requests * 120, errors, new RunRecord.SocketErrors(0, 0, 0, 0),
-        new RunRecord.LatencyRecord(800, 1200, 2500, 4000, 9000, 900.0), requests * 20e-6, 40L << 20, 60L << 20,
-        5 * clientUtilisation, clientUtilisation);
-  }
-
-  public static CellResult cell(String endpoint, List<RunRecord> runs) {
-    List<Double> rps = runs.stream().map(RunRecord::requestsPerSecond).toList();
-    double median = Statistics.median(rps);
-    RunRecord first = runs.get(0);
-    boolean clientBound = runs.stream().anyMatch(r -> r.clientCpuUtilisation() >= 0.9);
-    long requests = runs.stream().mapToLong(RunRecord::requests).sum();
-    long errors = runs.stream().mapToLong(r -> r.non2xx() + r.socketErrors().total()).sum();
-    CellStats stats = new CellStats(median, Statistics.min(rps), Statistics.max(rps),
-        Statistics.coefficientOfVariation(rps), Statistics.microsPerRequest(median),
-        Statistics.cpuMicrosPerRequest(first.serverCpuSeconds(), first.requests()), first.latencyMicros().p50(),
-        first.latencyMicros().p99(), first.serverPeakRssBytes(),
-        runs.stream().mapToDouble(RunRecord::clientCpuUtilisation).max().orElse(0), clientBound,
-        Statistics.invalid(requests, errors, 0));
-    List<String> flags = new ArrayList<>();
-    if (clientBound) flags.add("client-bound");
-    if (stats.invalid()) flags.add("invalid");
-    return new CellResult(endpoint, CellResult.MEASURED, "", runs, stats,
-        new WorkerObservation("threads", 1, 1, 1, 1, 12, 1, true), flags);
-  }
-
-  public static EntryResult measured(String id, String framework, List<CellResult> cells, ConformanceSummary conformance) {
-    return new EntryResult(id, id, "default", "Lang", framework, Map.of("framework", "1.0.0"), "threads",
-        EntryStatus.MEASURED, "", "", conformance, cells);
-  }
-
-  public static ConformanceSummary conformance(int warn, List<String> warned) {
-    return new ConformanceSummary(warn > 0 ? "WARN" : "PASS", 60 - warn, warn, 0, List.of(), warned, "conformance.json");
+  public static ResultsDocument.Method method(int rounds) {
+    return new ResultsDocument.Method(CellKind.THROUGHPUT, rounds, 42, 1, List.of(), 0.05, 1, true);
   }
 
   /**
-   * Three entries: one trustworthy, one client-bound on /plaintext and invalid on /json, one
-   * unavailable. Every mark the report knows appears once.
+   * One counted run of round {@code round}: 2 s at {@code rps}, the client at {@code clientUtilisation}
+   * of its core, the server at {@code serverUtilisation} of its CPU, mean latency as Little's law says.
+   */
+  public static RunRecord run(int round, double rps, double clientUtilisation, double serverUtilisation, long errors) {
+    long requests = Math.round(rps * 2);
+    double meanMicros = CONNECTIONS / rps * 1e6;
+    return new RunRecord(round, 1, true, requests, 2, rps, requests * 120, errors, new RunRecord.SocketErrors(0, 0, 0, 0),
+        new RunRecord.LatencyRecord(800, 1200, 2500, 4000, 9000, meanMicros), 2 * serverUtilisation, 40L << 20,
+        60L << 20, 2 * clientUtilisation, clientUtilisation, RunRecord.Disturbance.NONE, null);
+  }
+
+  /** Runs of rounds 1..n at the given req/s, the server busy and the client not. */
+  public static List<RunRecord> runs(double... rps) {
+    return IntStream.range(0, rps.length).mapToObj(i -> run(i + 1, rps[i], 0.5, 0.99, 0)).toList();
+  }
+
+  public static CellResult cell(String endpoint, List<RunRecord> runs) {
+    return new CellResult(endpoint, CellKind.THROUGHPUT, "", CellStatus.MEASURED, "", runs, null,
+        new WorkerObservation("threads", 1, 1, 1, 1, 12, 1, true), List.of());
+  }
+
+  public static EntryResult measured(String id, String framework, List<CellResult> cells, ConformanceSummary conformance) {
+    return entry(id, framework, Role.ENTRY, cells, conformance);
+  }
+
+  public static EntryResult entry(String id, String framework, Role role, List<CellResult> cells,
+      ConformanceSummary conformance) {
+    return new EntryResult(id, id, "default", role, "Lang", framework, Map.of("framework", "1.0.0"), "threads",
+        EntryStatus.MEASURED, "", "", conformance, cells, "cpuset 1, memory 512 MiB", null, List.of(),
+        new EntryResult.Facts(framework + " in production mode", List.of("release build"), List.of()));
+  }
+
+  public static ConformanceSummary conformance(int warn, List<String> warned) {
+    return new ConformanceSummary(warn > 0 ? Verdict.WARN : Verdict.PASS, 60 - warn, warn, 0, List.of(), warned,
+        "conformance.json");
+  }
+
+  public static ResultsDocument document(int rounds, List<EntryResult> entries) {
+    List<ResultsDocument.RoundRecord> roundRecords = new ArrayList<>();
+    for (int r = 1; r <= rounds; r++) {
+      roundRecords.add(new ResultsDocument.RoundRecord(r, Instant.parse("2026-11-30T12:00:00Z").plusSeconds(60L * r),
+          List.of(), new ResultsDocument.Probe(0.2, 0.2, 320), 0));
+    }
+    return new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION, environment(),
+        method(rounds), roundRecords, null, List.of(), entries);
+  }
+
+  /** Statistics, calibration and flags as the pipeline derives them (1 client thread, 1 server CPU). */
+  public static ResultsDocument derived(ResultsDocument document) {
+    return Derivation.derive(document, 1, 1, 512L << 20, CONNECTIONS);
+  }
+
+  /**
+   * Three entries and the calibration server over 9 rounds: one trustworthy, one client-bound on
+   * plaintext and invalid on json, one unavailable.
    */
   public static ResultsDocument mixed() {
     EntryResult good = measured("steady-entry", "Steady 1.0",
-        List.of(cell("/plaintext", List.of(run(20_000, 0.5, 0), run(20_200, 0.5, 0), run(20_100, 0.5, 0))),
-            cell("/json", List.of(run(18_000, 0.5, 0), run(18_100, 0.5, 0), run(17_900, 0.5, 0)))),
+        List.of(cell("plaintext", runs(20_000, 20_200, 20_100, 20_050, 19_900, 20_150, 20_000, 20_100, 19_950)),
+            cell("json", runs(18_000, 18_100, 17_900, 18_050, 17_950, 18_000, 18_100, 17_980, 18_020))),
         conformance(1, List.of("7.10: 30.0 answered 400 (integral floats rejected)")));
-    EntryResult fast = measured("fast-entry", "Fast 2.0",
-        List.of(cell("/plaintext", List.of(run(60_000, 0.97, 0), run(61_000, 0.96, 0), run(60_500, 0.97, 0))),
-            cell("/json", List.of(run(30_000, 0.6, 900), run(31_000, 0.6, 800), run(30_500, 0.6, 850)))),
+    List<RunRecord> fastPlaintext = IntStream.range(0, 9)
+        .mapToObj(i -> run(i + 1, 60_000 + 100 * i, 0.97, 0.70, 0)).toList();
+    List<RunRecord> fastJson = IntStream.range(0, 9).mapToObj(i -> run(i + 1, 30_000 + 50 * i, 0.6, 0.99, 900)).toList();
+    EntryResult fast = measured("fast-entry", "Fast 2.0", List.of(cell("plaintext", fastPlaintext), cell("json", fastJson)),
         conformance(0, List.of()));
-    EntryResult missing = new EntryResult("absent-entry", "absent-entry", "default", "Elixir", "Phoenix",
+    EntryResult missing = new EntryResult("absent-entry", "absent-entry", "default", Role.ENTRY, "Elixir", "Phoenix",
         Map.of("framework", "1.7.14"), "threads", EntryStatus.UNAVAILABLE,
-        "dependencies not fetched: hex.pm is unreachable", "", null, List.of());
-    return new ResultsDocument(ResultsDocument.SCHEMA_VERSION, environment(), List.of(good, fast, missing));
+        "dependencies not fetched: hex.pm is unreachable", "", null, List.of(), "", null, List.of(), null);
+    List<RunRecord> nginxPlaintext = IntStream.range(0, 9)
+        .mapToObj(i -> run(i + 1, 64_000 + 100 * i, 0.96, 0.60, 0)).toList();
+    List<RunRecord> nginxJson = IntStream.range(0, 9).mapToObj(i -> run(i + 1, 62_000 + 100 * i, 0.96, 0.60, 0)).toList();
+    EntryResult nginx = entry("nginx", "nginx", Role.CALIBRATION,
+        List.of(cell("plaintext", nginxPlaintext), cell("json", nginxJson)), null);
+    return derived(document(9, List.of(good, fast, missing, nginx)));
   }
 }

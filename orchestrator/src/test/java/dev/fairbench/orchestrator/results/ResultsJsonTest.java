@@ -2,68 +2,49 @@ package dev.fairbench.orchestrator.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.report.ResultsFixtures;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ResultsJsonTest {
+  /** Set -Dfairbench.golden.update=true to rewrite the golden files after a deliberate schema change. */
+  static final boolean UPDATE = Boolean.getBoolean("fairbench.golden.update");
+
   @TempDir Path dir;
-
-  static ResultsDocument sample(EntryStatus status) {
-    Environment env = new Environment(Instant.parse("2026-11-30T12:00:00Z"), "host", "AMD EPYC", 2, "6.1", "v1",
-        "cgroup-v1", "", "native", "wrk 4.1.0", "25", "abc123", false,
-        new Environment.LimitsRecord("1", "0", 512L << 20, 1),
-        new Environment.LoadSettings(5, 2, 3, 64, 1, 2, 0), List.of("plaintext"));
-    EntryResult entry = new EntryResult("e", "e", "default", "Go", "Gin", Map.of("framework", "1.0"), "threads", status,
-        "", "", null, List.of());
-    return new ResultsDocument(ResultsDocument.SCHEMA_VERSION, env, List.of(entry));
-  }
-
-  /** A document with every kind of field filled, to seal the schema documented in docs/RESULTS.md. */
-  static ResultsDocument full() {
-    RunRecord run = new RunRecord(120_000, 5.0, 24_000.0, 9_000_000, 3, new RunRecord.SocketErrors(0, 1, 0, 2),
-        new RunRecord.LatencyRecord(2500, 3100, 4800, 9000, 15_000, 2650.5), 4.2, 157_286_400, 183_500_800, 4.4, 0.88);
-    CellStats stats = new CellStats(24_000, 23_500, 24_400, 0.02, 41.67, 35.0, 2500, 4800, 157_286_400, 0.88, false, false);
-    CellResult cell = new CellResult("plaintext", CellResult.MEASURED, "", List.of(run), stats,
-        new dev.fairbench.orchestrator.runtime.WorkerObservation("threads", 1, 1, 1, 1, 18, 1, true,
-            List.of("vert.x-eventloo (93%)")),
-        List.of());
-    EntryResult measured = new EntryResult("java-reference", "java-reference", "default", "Java", "Vert.x",
-        Map.of("framework", "5.0.7"), "threads", EntryStatus.MEASURED, "", "",
-        new ConformanceSummary("PASS", 59, 0, 0, List.of(), List.of(), "conformance/java-reference.json"), List.of(cell));
-    return new ResultsDocument(ResultsDocument.SCHEMA_VERSION, sample(EntryStatus.MEASURED).environment(),
-        List.of(measured));
-  }
 
   @Test
   void theSchemaIsSealedByAGoldenFile() throws Exception {
-    String golden;
-    try (var in = ResultsJsonTest.class.getResourceAsStream("/results/golden-results.json")) {
-      golden = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    }
     Path file = dir.resolve("results.json");
-    ResultsJson.write(full(), file);
+    ResultsJson.write(ResultsFixtures.mixed(), file);
+    Path golden = Path.of(System.getProperty("fairbench.root", "..")).resolve(
+        "orchestrator/src/test/resources/results/golden-results.json");
+    if (UPDATE) {
+      Files.copy(file, golden, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    String expected;
+    try (var in = ResultsJsonTest.class.getResourceAsStream("/results/golden-results.json")) {
+      expected = UPDATE ? Files.readString(golden) : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
 
     assertThat(ResultsJson.mapper().readTree(file.toFile()))
         .as("a change here changes the results schema: update docs/RESULTS.md and the golden file together")
-        .isEqualTo(ResultsJson.mapper().readTree(golden));
-    assertThat(ResultsJson.read(file)).isEqualTo(full());
+        .isEqualTo(ResultsJson.mapper().readTree(expected));
+    assertThat(ResultsJson.read(file)).isEqualTo(ResultsFixtures.mixed());
   }
 
   @Test
   void writesAtomicallyAndReadsBack() throws Exception {
     Path file = dir.resolve("results.json");
-    ResultsJson.write(sample(EntryStatus.INTERRUPTED), file);
-    ResultsJson.write(sample(EntryStatus.MEASURED), file);
+    ResultsJson.write(ResultsFixtures.document(1, java.util.List.of()), file);
+    ResultsJson.write(ResultsFixtures.mixed(), file);
 
-    ResultsDocument read = ResultsJson.read(file);
-    assertThat(read).isEqualTo(sample(EntryStatus.MEASURED));
-    assertThat(Files.readString(file)).contains("\"status\" : \"measured\"").contains("\"2026-11-30T12:00:00Z\"");
+    assertThat(ResultsJson.read(file)).isEqualTo(ResultsFixtures.mixed());
+    assertThat(Files.readString(file)).contains("\"status\" : \"measured\"").contains("\"2026-11-30T12:00:00Z\"")
+        .contains("\"methodVersion\" : \"rounds-1\"").contains("\"role\" : \"calibration\"");
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files).as("no temporary file is left beside the results").containsExactly(file);
     }

@@ -2,7 +2,6 @@ package dev.fairbench.orchestrator.report.html;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fairbench.orchestrator.report.EntryFacts;
 import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.report.ResultsFixtures;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -31,8 +30,7 @@ class HtmlReportInBrowserTest {
   @BeforeAll
   static void renderAndOpenInChromium() throws Exception {
     ResultsDocument results = ResultsFixtures.mixed();
-    FairnessReview review = FairnessReview.of(results, Map.of(
-        "steady-entry", new EntryFacts("", List.of("release build"), List.of("explicit key check"))));
+    FairnessReview review = FairnessReview.of(results);
     Files.createDirectories(OUT);
     Path html = OUT.resolve("report.html");
     Files.writeString(html, HtmlReport.render(results, review), StandardCharsets.UTF_8);
@@ -62,12 +60,20 @@ class HtmlReportInBrowserTest {
     for (String kind : List.of("rps", "cpu", "p50", "p99", "rss")) {
       assertThat(dom.select("svg.chart[id^=chart-" + kind + "-]")).as(kind + " charts").hasSize(2);
     }
-    assertThat(dom.select("svg#chart-rps-plaintext g.bar-row")).hasSize(3);
+    assertThat(dom.select("svg#chart-rps-plaintext g.bar-row")).as("three entries and the calibration").hasSize(4);
   }
 
   @Test
-  void throughputBarsCarryMinToMaxWhiskers() {
-    assertThat(dom.select("svg#chart-rps-plaintext path.whisker")).hasSize(2);
+  void throughputAndCpuBarsCarryTheirConfidenceIntervalAsWhiskers() {
+    assertThat(dom.select("svg#chart-rps-plaintext path.whisker")).hasSize(3);
+    assertThat(dom.select("svg#chart-cpu-plaintext path.whisker")).hasSize(3);
+  }
+
+  @Test
+  void theCalibrationServerIsMarkedAndNeverRankedAsAnEntry() {
+    assertThat(dom.select("svg#chart-rps-plaintext g.calibration[data-label='nginx (calibration)']")).hasSize(1);
+    assertThat(dom.select("table.trust tr.calibration .badge.calibration")).hasSize(1);
+    assertThat(dom.select("p.trustline").text()).contains("Trustworthy: 3 of 4 entry cells");
   }
 
   @Test
@@ -80,19 +86,19 @@ class HtmlReportInBrowserTest {
     assertThat(dom.select("table.trust td.cell.doubtful .badge.client-bound")).hasSize(1);
     assertThat(dom.select("table.trust td.cell.doubtful .badge.invalid")).hasSize(1);
     assertThat(dom.select("table.trust td.cell.unavailable")).hasSize(2);
+    assertThat(dom.select("#rounds tbody tr")).hasSize(9);
   }
 
   @Test
   void conformanceVerdictsListEachWarn() {
-    assertThat(dom.select("#conformance tr.conformance-row")).hasSize(3);
+    assertThat(dom.select("#conformance tr.conformance-row")).hasSize(4);
     assertThat(dom.select("#conformance li.warn").text()).contains("7.10");
   }
 
   @Test
   void theFairnessReviewAndEnvironmentAreInThePage() {
-    assertThat(dom.select("#fairness article.review")).hasSize(3);
-    assertThat(dom.select("#fairness article[data-entry=steady-entry]").text())
-        .contains("release build").contains("explicit key check");
+    assertThat(dom.select("#fairness article.review")).hasSize(4);
+    assertThat(dom.select("#fairness article[data-entry=steady-entry]").text()).contains("release build");
     assertThat(dom.select("#environment").text()).contains("cgroup-v1").contains("Test CPU").contains("0123abcd");
   }
 

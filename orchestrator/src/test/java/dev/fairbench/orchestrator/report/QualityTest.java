@@ -1,0 +1,127 @@
+package dev.fairbench.orchestrator.report;
+
+import static dev.fairbench.orchestrator.report.ResultsFixtures.cell;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.document;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.environment;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.measured;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.runs;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.core.Flag;
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.RunRecord;
+import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class QualityTest {
+  /** The cell as the pipeline derives it. */
+  private static CellResult derived(CellResult cell) {
+    return ResultsFixtures.derived(document(9, List.of(measured("e", "E", List.of(cell), null))))
+        .entries().getFirst().cells().getFirst();
+  }
+
+  private static List<RunRecord> steady(double clientUtilisation, double serverUtilisation, long errors) {
+    return IntStream.range(0, 9).mapToObj(i -> run(i + 1, 10_000 + 20 * (i % 3), clientUtilisation, serverUtilisation,
+        errors)).toList();
+  }
+
+  @Test
+  void aCellOfNineTightRunsIsTrustworthy() {
+    CellResult c = derived(cell("json", steady(0.5, 0.99, 0)));
+    assertThat(c.flags()).isEmpty();
+    assertThat(Quality.trustworthy(c)).isTrue();
+    assertThat(c.stats().requestsPerSecondInterval()).isNotNull();
+  }
+
+  @Test
+  void fewerThanSixRunsHaveNoIntervalAndAreNotTrustworthy() {
+    CellResult c = derived(cell("json", runs(10_000, 10_010, 10_005, 10_002, 10_001)));
+    assertThat(c.flags()).containsExactly(Flag.FEW_RUNS);
+    assertThat(c.stats().requestsPerSecondInterval()).isNull();
+    assertThat(Quality.trustworthy(c)).isFalse();
+  }
+
+  @Test
+  void anIntervalWiderThanFivePercentOfTheMedianIsNotTrustworthy() {
+    CellResult c = derived(cell("json", runs(10_000, 12_000, 9_000, 11_500, 8_600, 10_400, 9_400, 12_500, 8_000)));
+    assertThat(c.flags()).containsExactly(Flag.WIDE_INTERVAL);
+    assertThat(Quality.trustworthy(c)).isFalse();
+  }
+
+  @Test
+  void oneOutlierOnEachSideLeavesNineRunsTrustworthy() {
+    CellResult c = derived(cell("json", runs(10_000, 10_020, 16_600, 10_010, 10_030, 10_000, 10_040, 3_000, 10_020)));
+    assertThat(Quality.trustworthy(c)).isTrue();
+  }
+
+  @Test
+  void aClientAtItsWallWhileTheServerHasRoomIsClientBoundAndJudgedOnCpuPerRequest() {
+    CellResult c = derived(cell("plaintext", steady(0.97, 0.70, 0)));
+    assertThat(c.flags()).containsExactly(Flag.CLIENT_BOUND);
+    assertThat(Quality.headline(c)).isEqualTo("CPU-µs/req");
+    assertThat(Quality.trustworthy(c)).isTrue();
+  }
+
+  @Test
+  void aBusyClientBesideASaturatedServerIsNotClientBound() {
+    CellResult c = derived(cell("plaintext", steady(0.97, 0.99, 0)));
+    assertThat(c.flags()).doesNotContain(Flag.CLIENT_BOUND);
+  }
+
+  @Test
+  void moreThanOneErrorPerThousandRequestsMakesTheCellInvalid() {
+    CellResult c = derived(cell("json", steady(0.5, 0.99, 60)));
+    assertThat(c.flags()).containsExactly(Flag.INVALID);
+    assertThat(Quality.trustworthy(c)).isFalse();
+  }
+
+  @Test
+  void workersSeenUnlikeThoseRequestedAreNotTrustworthy() {
+    CellResult c = cell("json", steady(0.5, 0.99, 0));
+    CellResult mismatched = new CellResult(c.endpoint(), c.kind(), c.rate(), c.status(), c.reason(), c.runs(), null,
+        new WorkerObservation("processes", 2, 1, 2, 1, 4, 1, false), List.of());
+    CellResult d = derived(mismatched);
+    assertThat(d.flags()).containsExactly(Flag.WORKERS_MISMATCH);
+    assertThat(Quality.doubts(d, environment())).singleElement()
+        .satisfies(doubt -> assertThat(doubt.text()).contains("2 requested, 1 processes"));
+  }
+
+  @Test
+  void aLatencyThatDisagreesWithLittlesLawIsADoubtButNotATrustBreaker() {
+    List<RunRecord> slow = steady(0.5, 0.99, 0).stream().map(r -> new RunRecord(r.round(), 1, true, r.requests(),
+        r.durationSeconds(), r.requestsPerSecond(), r.bytes(), r.non2xx(), r.socketErrors(),
+        new RunRecord.LatencyRecord(800, 1200, 2500, 4000, 9000, 20_000), r.serverCpuSeconds(), r.serverPeakRssBytes(),
+        r.serverMemoryPeakBytes(), r.clientCpuSeconds(), r.clientCpuUtilisation(), r.disturbance(), null)).toList();
+    CellResult c = derived(cell("json", slow));
+    assertThat(c.flags()).containsExactly(Flag.LITTLES_LAW);
+    assertThat(Quality.trustworthy(c)).isTrue();
+  }
+
+  @Test
+  void aDisturbedVisitThatWasRepeatedIsLeftOutOfTheStatistics() {
+    List<RunRecord> runs = new java.util.ArrayList<>(steady(0.5, 0.99, 0));
+    RunRecord outlier = run(3, 1_000, 0.5, 0.99, 0);
+    runs.add(new RunRecord(3, 1, false, outlier.requests(), outlier.durationSeconds(), outlier.requestsPerSecond(),
+        outlier.bytes(), 0, outlier.socketErrors(), outlier.latencyMicros(), outlier.serverCpuSeconds(),
+        outlier.serverPeakRssBytes(), outlier.serverMemoryPeakBytes(), outlier.clientCpuSeconds(),
+        outlier.clientCpuUtilisation(), new RunRecord.Disturbance(0.5, 0.2, 0.3, 10, 0, 0.35, true), null));
+    CellResult c = derived(cell("json", runs));
+    assertThat(c.stats().runs()).isEqualTo(9);
+    assertThat(c.stats().minRequestsPerSecond()).isGreaterThan(9_000);
+    assertThat(c.runs()).hasSize(10);
+  }
+
+  @Test
+  void aCellThatWasNotMeasuredSaysWhy() {
+    CellResult failed = new CellResult("json", CellKind.THROUGHPUT, "", CellStatus.FAILED, "correctness check: got 500",
+        List.of(), null, null, List.of());
+    assertThat(Quality.doubts(failed, environment())).singleElement()
+        .satisfies(d -> assertThat(d.text()).isEqualTo("not measured: correctness check: got 500"));
+    assertThat(Quality.trustworthy(failed)).isFalse();
+  }
+}

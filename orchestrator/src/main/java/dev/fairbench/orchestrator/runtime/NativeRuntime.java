@@ -37,6 +37,12 @@ public final class NativeRuntime implements ServerRuntime {
     this.logDir = logDir;
   }
 
+  /** With a given backend instead of the detected one (tests: the taskset fallback on a cgroup machine). */
+  NativeRuntime(Path logDir, LimitsBackend backend) {
+    this.logDir = logDir;
+    this.backend = backend;
+  }
+
   @Override
   public String name() {
     return "native";

@@ -61,6 +61,7 @@ public final class DockerRuntime implements ServerRuntime {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
   private static final int TAIL_LINES = 20;
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
+  private static boolean swept;
 
   private final Path logDir;
   private final String runId;
@@ -106,16 +107,54 @@ public final class DockerRuntime implements ServerRuntime {
    * or not, and returns their names. The caller has checked {@link #engineReachable()}.
    */
   public static List<String> removeLeftoverContainers() {
+    return removeContainersOfDeadRuns(true).stream().filter(line -> line.startsWith("removed container "))
+        .map(line -> line.substring("removed container ".length())).toList();
+  }
+
+  /**
+   * Removes (unpausing first) the fairbench containers whose orchestrator is gone, and says what
+   * it did, one line each: "removed container NAME (IMAGE, STATE)", or "kept container ... of the
+   * running orchestrator PID". With {@code unowned}, containers without an owner label (made
+   * before that label existed) go too. The caller has checked {@link #engineReachable()}.
+   */
+  public static List<String> removeContainersOfDeadRuns(boolean unowned) {
     DockerClient client = DockerClientFactory.instance().client();
-    List<String> removed = new java.util.ArrayList<>();
+    List<String> done = new java.util.ArrayList<>();
     for (var container : client.listContainersCmd().withShowAll(true)
         .withLabelFilter(Map.of(LABEL, "true")).exec()) {
-      client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
       String name = container.getNames() == null || container.getNames().length == 0
           ? container.getId().substring(0, 12) : container.getNames()[0].replaceFirst("^/", "");
-      removed.add(name + " (" + container.getImage() + ", " + container.getState() + ")");
+      String described = name + " (" + container.getImage() + ", " + container.getState() + ")";
+      String owner = container.getLabels() == null ? null : container.getLabels().get(Watchdog.LABEL_OWNER);
+      if (owner == null ? !unowned : Watchdog.ownerAlive(owner)) {
+        if (owner != null) {
+          done.add("kept container " + described + " of the running orchestrator " + owner.substring(0, owner.indexOf('-')));
+        }
+        continue;
+      }
+      if ("paused".equals(container.getState())) {
+        try {
+          client.unpauseContainerCmd(container.getId()).exec();
+        } catch (DockerException e) {
+          // the forced removal below still tries
+        }
+      }
+      client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
+      done.add("removed container " + described);
     }
-    return removed;
+    return done;
+  }
+
+  /** Once per JVM: the containers of killed runs go before this one starts its own. */
+  private static synchronized void sweepOnce() {
+    if (!swept) {
+      swept = true;
+      try {
+        Leftovers.announce(removeContainersOfDeadRuns(false).stream().filter(l -> l.startsWith("removed ")).toList());
+      } catch (RuntimeException e) {
+        System.err.println("fairbench: could not remove the containers of killed runs: " + rootMessage(e));
+      }
+    }
   }
 
   @Override
@@ -146,6 +185,7 @@ public final class DockerRuntime implements ServerRuntime {
       throw new UncheckedIOException("cannot create the log folder " + logDir, e);
     }
     DockerClient client = DockerClientFactory.instance().client();
+    sweepOnce();
     String image = build(client, variant, logDir.resolve(fileStem + ".build.log"));
     NativeRuntime.checkPortFree(port);
 
@@ -164,7 +204,7 @@ public final class DockerRuntime implements ServerRuntime {
             "HOST", "127.0.0.1",
             "PORT", Integer.toString(port),
             "WORKERS", Integer.toString(limits.workers())))
-        .withLabels(labels(variant))
+        .withLabels(containerLabels(variant))
         .withCreateContainerCmdModifier(cmd -> {
           cmd.withName(containerName);
           HostConfig host = cmd.getHostConfig() == null ? new HostConfig() : cmd.getHostConfig();
@@ -192,7 +232,9 @@ public final class DockerRuntime implements ServerRuntime {
           }
         });
     try {
+      Watchdog.watchDocker(DockerClientFactory.instance().getTransportConfig().getDockerHost().toString());
       container.start();
+      Watchdog.watchContainer(container.getContainerId());
     } catch (ContainerLaunchException | DockerException e) {
       closeQuietly(logStream);
       container.stop();
@@ -218,6 +260,13 @@ public final class DockerRuntime implements ServerRuntime {
     labels.put(LABEL_ENTRY, variant.entry());
     labels.put(LABEL_VARIANT, variant.variant());
     labels.put(LABEL_RUN, runId);
+    return labels;
+  }
+
+  /** The image's labels and the owner: the watchdog and later sweeps tell by it whether the run is gone. */
+  private Map<String, String> containerLabels(EntryVariant variant) {
+    Map<String, String> labels = labels(variant);
+    labels.put(Watchdog.LABEL_OWNER, Watchdog.owner());
     return labels;
   }
 

@@ -220,7 +220,7 @@ class DockerRuntimeTest {
   }
 
   /** The orchestrator's tiny-python fixture in a folder of its own, with a Dockerfile. */
-  private static EntryVariant tinyPython(Path dir, String extraStep, String script) throws IOException {
+  static EntryVariant tinyPython(Path dir, String extraStep, String script) throws IOException {
     Files.copy(TestEntries.impls().resolve("tiny-python/server.py"), dir.resolve("server.py"));
     Files.writeString(dir.resolve("Dockerfile"), """
         ARG RUNTIME_IMAGE=python:3.11-slim-bookworm
@@ -233,7 +233,7 @@ class DockerRuntimeTest {
     return variant(dir, "tiny-python", "default");
   }
 
-  private static EntryVariant variant(Path dir, String entry, String name) {
+  static EntryVariant variant(Path dir, String entry, String name) {
     return new EntryVariant(entry, name, dir, dir.resolve("fairbench.toml"), "Python", "http.server", "stdlib",
         "test", List.of(), Map.of(), List.of(), List.of(), Duration.ofSeconds(300),
         List.of("python3", "-u", "server.py"), Map.of(), Duration.ofSeconds(30), WorkersModel.PROCESSES,

@@ -145,12 +145,14 @@ public final class DockerRuntime implements ServerRuntime {
     return done;
   }
 
-  /** Once per JVM: the containers of killed runs go before this one starts its own. */
+  /** Once per JVM: the containers (and native servers) of killed runs go before this one starts its own. */
   private static synchronized void sweepOnce() {
     if (!swept) {
       swept = true;
       try {
-        Leftovers.announce(removeContainersOfDeadRuns(false).stream().filter(l -> l.startsWith("removed ")).toList());
+        List<String> done = new java.util.ArrayList<>(Leftovers.sweepNative(LimitsBackend.detect()));
+        done.addAll(removeContainersOfDeadRuns(false).stream().filter(l -> l.startsWith("removed ")).toList());
+        Leftovers.announce(done);
       } catch (RuntimeException e) {
         System.err.println("fairbench: could not remove the containers of killed runs: " + rootMessage(e));
       }

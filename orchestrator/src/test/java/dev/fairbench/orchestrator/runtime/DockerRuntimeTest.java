@@ -169,6 +169,39 @@ class DockerRuntimeTest {
     }
 
     @Test
+    void aPausedContainerAnswersNothingAndUsesNoCpuUntilItIsUnpaused(@TempDir Path dir) throws Exception {
+      DockerRuntime runtime = new DockerRuntime(logs, "test-" + ProcessHandle.current().pid());
+      RunningServer server = runtime.start(tinyPython(dir, "", "/app/server.py"), LIMITS, 18814);
+      String containerId = ((DockerServer) server).containerId();
+      try {
+        FreezeTiming frozen = server.freeze();
+        assertThat(frozen.mechanism()).isEqualTo("docker-pause");
+        assertThat(server.frozen()).isTrue();
+        assertThat(client().inspectContainerCmd(containerId).exec().getState().getPaused()).isTrue();
+        assertThat(server.isAlive()).as("paused is alive").isTrue();
+        try (PendingRequest pending = new PendingRequest(18814)) {
+          double cpu = server.usage().cpuSeconds();
+          assertThat(pending.answeredWithin(Duration.ofSeconds(1))).as("a paused server answers nothing").isFalse();
+          assertThat(server.usage().cpuSeconds()).as("a paused server uses no CPU").isEqualTo(cpu);
+
+          FreezeTiming thawed = server.thaw();
+          assertThat(server.frozen()).isFalse();
+          assertThat(pending.response(Duration.ofSeconds(5))).as("the pending request is answered after the unpause")
+              .startsWith("HTTP/1.1 200").endsWith("Hello, World!");
+          System.out.printf(java.util.Locale.ROOT, "docker-pause: pause %.3f ms, unpause %.3f ms%n",
+              frozen.took().toNanos() / 1e6, thawed.took().toNanos() / 1e6);
+        }
+        assertThat(get(server.baseUrl().resolve("/plaintext")).body()).isEqualTo("Hello, World!");
+        server.freeze();
+      } finally {
+        server.close();
+      }
+      assertThat(client().listContainersCmd().withShowAll(true).withIdFilter(List.of(containerId)).exec())
+          .as("a paused container is removed on close").isEmpty();
+      assertThatThrownBy(server::thaw).isInstanceOf(FreezeException.class).hasMessageContaining("closed");
+    }
+
+    @Test
     void aContainerKilledForItsMemoryIsReportedAsSuch(@TempDir Path dir) throws Exception {
       // Once ready, the server's own process fills 400 MiB: over the 256 MiB limit, with no swap.
       Files.writeString(dir.resolve("hog.py"), """

@@ -81,6 +81,46 @@ class WatchdogTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"native", "taskset"})
+  void withItsWatchdogKilledTooTheNextSweepRemovesTheFrozenServerAndSaysWhat(String kind) throws Exception {
+    int port = NativeRuntime.freePort();
+    Process orchestrator = startOrchestrator(kind, port, List.of());
+    try {
+      Matcher frozen = awaitFrozen(orchestrator);
+      Map<String, String> started = fields(frozen.group(3));
+      List<Long> pids = Arrays.stream(started.get("pids").split(",")).map(Long::parseLong).toList();
+      List<Path> groups = started.get("cgroups").isEmpty() ? List.of()
+          : Arrays.stream(started.get("cgroups").split(",")).map(Path::of).toList();
+      ProcessHandle.of(Long.parseLong(frozen.group(2))).orElseThrow().destroyForcibly(); // the watchdog first
+      assertThat(awaitWatchdogGone(Long.parseLong(frozen.group(2)))).isTrue();
+      orchestrator.destroyForcibly();
+      assertThat(orchestrator.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      Thread.sleep(1000);
+      assertThat(pids).as("nothing removed the server yet").allMatch(WatchdogTest::alive);
+
+      List<String> swept = Leftovers.sweepNative(kind.equals("taskset") ? new TasksetOnly("test") : LimitsBackend.detect());
+      for (long pid : pids) {
+        assertThat(swept).anySatisfy(line -> assertThat(line).matches("killed pid " + pid + " \\(\\S*python3 -u server\\.py\\)"));
+      }
+      for (Path group : groups) {
+        assertThat(swept).contains("removed cgroup " + group);
+      }
+      if (!groups.isEmpty()) {
+        assertThat(swept).anySatisfy(line -> assertThat(line).startsWith("thawed cgroup "));
+      }
+      long deadline = System.currentTimeMillis() + DEADLINE_MILLIS;
+      while (System.currentTimeMillis() < deadline && (listening(port) || pids.stream().anyMatch(WatchdogTest::alive))) {
+        Thread.sleep(100);
+      }
+      assertThat(pids).noneMatch(WatchdogTest::alive);
+      assertThat(groups).noneMatch(Files::exists);
+      assertThat(listening(port)).isFalse();
+    } finally {
+      orchestrator.destroyForcibly();
+    }
+  }
+
   @Test
   @EnabledIf("dev.fairbench.orchestrator.runtime.DockerRuntimeTest#dockerUsable")
   void aKilledOrchestratorsPausedContainerIsRemoved(@TempDir Path dir) throws Exception {

@@ -2,7 +2,6 @@ package dev.fairbench.orchestrator.runtime;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,7 +128,8 @@ public final class Watchdog {
     try {
       Files.writeString(watchFile, line + "\n", StandardOpenOption.APPEND, StandardOpenOption.CREATE);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the watchdog's list " + watchFile, e);
+      System.err.println("fairbench: warning: cannot write the watchdog's list " + watchFile + " (" + e.getMessage()
+          + "); if this run is killed with SIGKILL, run `fairbench cleanup`");
     }
   }
 

@@ -125,7 +125,6 @@ class WatchdogTest {
   @EnabledIf("dev.fairbench.orchestrator.runtime.DockerRuntimeTest#dockerUsable")
   void aKilledOrchestratorsPausedContainerIsRemoved(@TempDir Path dir) throws Exception {
     int port = 18000 + (int) (ProcessHandle.current().pid() % 900);
-    DockerRuntimeTest.tinyPython(dir, "", "/app/server.py");
     Process orchestrator = startOrchestrator("docker", port, List.of(dir.toString()));
     try {
       Matcher frozen = awaitFrozen(orchestrator);

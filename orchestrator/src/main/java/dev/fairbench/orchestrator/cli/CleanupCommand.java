@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Remove what a killed run may have left: fairbench processes, cgroups and containers.",
     description = {
-      "Removes what orchestrators that are gone left: Docker containers labelled dev.fairbench=true",
-      "(running, paused or stopped; those of a fairbench run still going are kept), and the native",
+      "Removes what orchestrators that are gone left: the Docker containers they started (running,",
+      "paused or stopped; those of a run still going, and containers run by hand from a fairbench",
+      "image, are kept), and the native",
       "runtime's cgroups, thawing them and killing their processes first. It lists every process",
       "(pid and command), cgroup and container it stopped or removed, and what the watchdogs of",
       "killed runs removed. Runs remove their own servers, also on Ctrl-C, and a watchdog process",

@@ -112,10 +112,14 @@ public final class DockerRuntime implements ServerRuntime {
   }
 
   /**
-   * Removes (unpausing first) the fairbench containers whose orchestrator is gone, and says what
-   * it did, one line each: "removed container NAME (IMAGE, STATE)", or "kept container ... of the
-   * running orchestrator PID". With {@code unowned}, containers without an owner label (made
-   * before that label existed) go too. The caller has checked {@link #engineReachable()}.
+   * Removes (unpausing first) the containers this runtime started for orchestrators that are
+   * gone, and says what it did, one line each: "removed container NAME (IMAGE, STATE)", or "kept
+   * container ... of the running orchestrator PID". A container's owner is its {@value
+   * Watchdog#LABEL_OWNER} label. With {@code unowned}, containers without that label (started
+   * before it existed) go too when their name is one this runtime gives ("fairbench-RUN-N-...")
+   * and the pid in a default run id is gone. Containers someone ran by hand from a fairbench
+   * image carry its dev.fairbench label too, but neither an owner nor such a name: they stay.
+   * The caller has checked {@link #engineReachable()}.
    */
   public static List<String> removeContainersOfDeadRuns(boolean unowned) {
     DockerClient client = DockerClientFactory.instance().client();
@@ -126,10 +130,11 @@ public final class DockerRuntime implements ServerRuntime {
           ? container.getId().substring(0, 12) : container.getNames()[0].replaceFirst("^/", "");
       String described = name + " (" + container.getImage() + ", " + container.getState() + ")";
       String owner = container.getLabels() == null ? null : container.getLabels().get(Watchdog.LABEL_OWNER);
-      if (owner == null ? !unowned : Watchdog.ownerAlive(owner)) {
-        if (owner != null) {
-          done.add("kept container " + described + " of the running orchestrator " + owner.substring(0, owner.indexOf('-')));
-        }
+      if (owner != null && Watchdog.ownerAlive(owner)) {
+        done.add("kept container " + described + " of the running orchestrator " + owner.substring(0, owner.indexOf('-')));
+        continue;
+      }
+      if (owner == null && !(unowned && legacyOfDeadRun(name))) {
         continue;
       }
       if ("paused".equals(container.getState())) {
@@ -143,6 +148,18 @@ public final class DockerRuntime implements ServerRuntime {
       done.add("removed container " + described);
     }
     return done;
+  }
+
+  private static final java.util.regex.Pattern DEFAULT_RUN_NAME =
+      java.util.regex.Pattern.compile("fairbench-\\d{8}-\\d{6}-(\\d+)-\\d+-.*");
+
+  /** A container name this runtime gave, and when it holds a default run id, its orchestrator pid is gone. */
+  static boolean legacyOfDeadRun(String name) {
+    if (!name.startsWith("fairbench-")) {
+      return false;
+    }
+    var matcher = DEFAULT_RUN_NAME.matcher(name);
+    return !matcher.matches() || ProcessHandle.of(Long.parseLong(matcher.group(1))).map(p -> !p.isAlive()).orElse(true);
   }
 
   /** Once per JVM: the containers (and native servers) of killed runs go before this one starts its own. */

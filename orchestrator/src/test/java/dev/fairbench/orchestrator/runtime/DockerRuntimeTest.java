@@ -117,6 +117,15 @@ class DockerRuntimeTest {
   }
 
   @Test
+  void onlyContainersNamedByTheRuntimeForARunThatIsGoneCountAsLeftovers() {
+    long alive = ProcessHandle.current().pid();
+    assertThat(DockerRuntime.legacyOfDeadRun("fairbench-20260101-120000-" + alive + "-1-go-gin_default")).isFalse();
+    assertThat(DockerRuntime.legacyOfDeadRun("fairbench-20260101-120000-999999999-1-go-gin_default")).isTrue();
+    assertThat(DockerRuntime.legacyOfDeadRun("fairbench-test-42-3-tiny-python_default")).isTrue();
+    assertThat(DockerRuntime.legacyOfDeadRun("silly_gates")).as("run by hand from a fairbench image").isFalse();
+  }
+
+  @Test
   void imageNamesAreLowerCaseEntryAndVariant() {
     assertThat(DockerRuntime.imageName(variant(Path.of("/x"), "Tiny-Python", "granian-orjson")))
         .isEqualTo("fairbench/tiny-python:granian-orjson");

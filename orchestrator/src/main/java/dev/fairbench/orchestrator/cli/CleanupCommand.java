@@ -1,6 +1,7 @@
 package dev.fairbench.orchestrator.cli;
 
 import dev.fairbench.orchestrator.runtime.DockerRuntime;
+import dev.fairbench.orchestrator.runtime.Leftovers;
 import dev.fairbench.orchestrator.runtime.LimitsBackend;
 import java.io.PrintWriter;
 import java.util.List;
@@ -12,13 +13,17 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "cleanup",
     mixinStandardHelpOptions = true,
-    header = "Remove what a killed run may have left: fairbench containers and cgroups.",
+    header = "Remove what a killed run may have left: fairbench processes, cgroups and containers.",
     description = {
-      "Removes every Docker container labelled dev.fairbench=true (running or stopped), and the",
-      "native runtime's cgroups whose processes are gone. Runs remove their own containers and",
-      "cgroups, also on Ctrl-C; this is for a run killed with SIGKILL or a machine that crashed.",
-      "Images are kept: they are the build cache. Exit 0 when nothing is left, 1 when something",
-      "could not be removed."
+      "Removes what orchestrators that are gone left: the Docker containers they started (running,",
+      "paused or stopped; those of a run still going, and containers run by hand from a fairbench",
+      "image, are kept), and the native",
+      "runtime's cgroups, thawing them and killing their processes first. It lists every process",
+      "(pid and command), cgroup and container it stopped or removed, and what the watchdogs of",
+      "killed runs removed. Runs remove their own servers, also on Ctrl-C, and a watchdog process",
+      "removes them within a second when a run is killed with SIGKILL; this is for a machine that",
+      "crashed or a watchdog killed too. Images are kept: they are the build cache. Exit 0 when",
+      "nothing is left, 1 when something could not be removed."
     })
 public final class CleanupCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -29,9 +34,11 @@ public final class CleanupCommand implements Callable<Integer> {
     int exit = ExitCodes.OK;
     if (DockerRuntime.engineReachable()) {
       try {
-        List<String> removed = DockerRuntime.removeLeftoverContainers();
-        out.println(removed.isEmpty() ? "docker: no fairbench container left" : "docker: removed " + removed.size() + " container(s):");
-        removed.forEach(name -> out.println("  " + name));
+        List<String> done = DockerRuntime.removeContainersOfDeadRuns(true);
+        if (done.stream().noneMatch(line -> line.startsWith("removed "))) {
+          out.println("docker: no container of a killed run left");
+        }
+        done.forEach(line -> out.println("docker: " + line));
       } catch (RuntimeException e) {
         out.println("docker: could not remove every fairbench container: " + e.getMessage());
         exit = ExitCodes.FAILED;
@@ -41,8 +48,14 @@ public final class CleanupCommand implements Callable<Integer> {
     }
     try {
       LimitsBackend limits = LimitsBackend.detect();
-      limits.sweepStale();
-      out.println("native: cgroups without processes removed (" + limits.mode() + ")");
+      List<String> done = Leftovers.sweepNative(limits);
+      if (done.isEmpty()) {
+        out.println("native: no process or cgroup of a killed run left (" + limits.mode() + ")");
+      }
+      done.forEach(line -> out.println("native: " + line));
+      if (done.stream().anyMatch(line -> line.startsWith("could not") && !line.contains("(by the watchdog"))) {
+        exit = ExitCodes.FAILED;
+      }
     } catch (Exception e) {
       out.println("native: could not sweep the cgroups: " + e.getMessage());
       exit = ExitCodes.FAILED;

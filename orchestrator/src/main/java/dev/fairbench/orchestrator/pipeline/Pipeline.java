@@ -508,7 +508,6 @@ public final class Pipeline {
     final List<Double> thawMillis = new ArrayList<>();
     String freezeMechanism = "";
     boolean frozen;
-    boolean cannotFreeze;
 
     Slot(Selection selection, Role role) {
       this.selection = selection;
@@ -528,7 +527,7 @@ public final class Pipeline {
     }
 
     void freeze() {
-      if (server == null || frozen || brokenReason != null || cannotFreeze) {
+      if (server == null || frozen || brokenReason != null) {
         return;
       }
       try {
@@ -536,11 +535,6 @@ public final class Pipeline {
         freezeMillis.add(timing.took().toNanos() / 1e6);
         freezeMechanism = timing.mechanism();
         frozen = true;
-      } catch (UnsupportedOperationException e) {
-        // Kept running idle instead; the fairness review says so for this entry.
-        cannotFreeze = true;
-        freezeMechanism = "not frozen: " + e.getMessage();
-        listener.note("note: " + id() + " is kept running between visits: " + e.getMessage());
       } catch (RuntimeException e) {
         failAllOf(this, "could not be frozen between visits: " + e.getMessage());
       }
@@ -593,9 +587,7 @@ public final class Pipeline {
           finalReason = "some cells could not be measured";
         }
       }
-      EntryResult.FreezeSummary freeze = cannotFreeze
-          ? new EntryResult.FreezeSummary(freezeMechanism, 0, 0, 0, 0, 0)
-          : freezeMillis.isEmpty() ? null
+      EntryResult.FreezeSummary freeze = freezeMillis.isEmpty() ? null
           : new EntryResult.FreezeSummary(freezeMechanism, freezeMillis.size(), Derivation.median(freezeMillis),
               Collections.max(freezeMillis), thawMillis.isEmpty() ? 0 : Derivation.median(thawMillis),
               thawMillis.isEmpty() ? 0 : Collections.max(thawMillis));

@@ -8,20 +8,24 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * cgroup v1: one group under each of the cpuset, memory and cpuacct hierarchies, in a
- * {@code fairbench/} parent. cpuset.cpus and cpuset.mems pin the server, memory.limit_in_bytes
- * limits it; cpuacct.usage and memory.max_usage_in_bytes are read back.
+ * cgroup v1: one group under each of the cpuset, memory and cpuacct hierarchies (and freezer,
+ * when it is mounted), in a {@code fairbench/} parent. cpuset.cpus and cpuset.mems pin the
+ * server, memory.limit_in_bytes limits it; cpuacct.usage and memory.max_usage_in_bytes are read
+ * back; freezer.state freezes it.
  */
 public final class CgroupV1 implements LimitsBackend {
   private static final String PARENT = "fairbench";
   private final Path cpuset;
   private final Path memory;
   private final Path cpuacct;
+  /** The fairbench parent in the freezer hierarchy, null when that hierarchy is not mounted. */
+  private final Path freezer;
 
-  private CgroupV1(Path cpuset, Path memory, Path cpuacct) {
+  private CgroupV1(Path cpuset, Path memory, Path cpuacct, Path freezer) {
     this.cpuset = cpuset;
     this.memory = memory;
     this.cpuacct = cpuacct;
+    this.freezer = freezer;
   }
 
   static CgroupV1 open(Path root) throws IOException {
@@ -37,7 +41,14 @@ public final class CgroupV1 implements LimitsBackend {
     // A new v1 cpuset starts with no CPUs and no memory nodes: the parent takes the root's.
     copyIfEmpty(cpusetRoot, cpusetParent, "cpuset.cpus");
     copyIfEmpty(cpusetRoot, cpusetParent, "cpuset.mems");
-    return new CgroupV1(cpusetParent, makeDir(memoryRoot.resolve(PARENT)), makeDir(cpuacctRoot.resolve(PARENT)));
+    Path freezerRoot = root.resolve("freezer");
+    Path freezerParent = Files.isRegularFile(freezerRoot.resolve("cgroup.procs")) ? makeDir(freezerRoot.resolve(PARENT)) : null;
+    return new CgroupV1(cpusetParent, makeDir(memoryRoot.resolve(PARENT)), makeDir(cpuacctRoot.resolve(PARENT)), freezerParent);
+  }
+
+  /** The fairbench parents, one per hierarchy. */
+  private List<Path> parents() {
+    return freezer == null ? List.of(memory, cpuset, cpuacct) : List.of(freezer, memory, cpuset, cpuacct);
   }
 
   @Override
@@ -51,15 +62,20 @@ public final class CgroupV1 implements LimitsBackend {
   }
 
   @Override
-  public void sweepStale() {
-    try (var groups = Files.list(memory)) {
-      for (Path group : groups.filter(Files::isDirectory).filter(LimitsBackend::ownerGone).toList()) {
-        String name = group.getFileName().toString();
-        LimitsBackend.killAndRemove(List.of(memory.resolve(name), cpuset.resolve(name), cpuacct.resolve(name)));
+  public List<String> sweepLeftovers() {
+    java.util.SortedSet<String> names = new java.util.TreeSet<>();
+    for (Path parent : parents()) {
+      try (var groups = Files.list(parent)) {
+        groups.filter(Files::isDirectory).filter(LimitsBackend::ownerGone).forEach(g -> names.add(g.getFileName().toString()));
+      } catch (IOException e) {
+        // nothing to sweep there
       }
-    } catch (IOException e) {
-      // nothing to sweep
     }
+    List<String> done = new java.util.ArrayList<>();
+    for (String name : names) {
+      done.addAll(LimitsBackend.thawKillAndRemove(parents().stream().map(p -> p.resolve(name)).filter(Files::isDirectory).toList()));
+    }
+    return done;
   }
 
   @Override
@@ -67,6 +83,9 @@ public final class CgroupV1 implements LimitsBackend {
     Path cpusetGroup = makeDir(cpuset.resolve(name));
     Path memoryGroup = makeDir(memory.resolve(name));
     Path cpuacctGroup = makeDir(cpuacct.resolve(name));
+    Path freezerGroup = freezer == null ? null : makeDir(freezer.resolve(name));
+    List<Path> groups = freezerGroup == null ? List.of(cpusetGroup, memoryGroup, cpuacctGroup)
+        : List.of(freezerGroup, cpusetGroup, memoryGroup, cpuacctGroup);
     try {
       write(cpusetGroup.resolve("cpuset.cpus"), limits.serverCpus());
       write(cpusetGroup.resolve("cpuset.mems"), Files.readString(cpuset.resolve("cpuset.mems")).trim());
@@ -76,7 +95,7 @@ public final class CgroupV1 implements LimitsBackend {
         write(swap, Long.toString(limits.memoryBytes()));
       }
     } catch (IOException e) {
-      for (Path group : List.of(cpusetGroup, memoryGroup, cpuacctGroup)) {
+      for (Path group : groups) {
         Files.deleteIfExists(group);
       }
       throw e;
@@ -84,9 +103,12 @@ public final class CgroupV1 implements LimitsBackend {
     return new Group() {
       @Override
       public List<String> wrap(List<String> command) {
-        return LimitsBackend.joinThenExec(List.of(
-            cpusetGroup.resolve("cgroup.procs"), memoryGroup.resolve("cgroup.procs"), cpuacctGroup.resolve("cgroup.procs")),
-            command);
+        return LimitsBackend.joinThenExec(groups.stream().map(g -> g.resolve("cgroup.procs")).toList(), command);
+      }
+
+      @Override
+      public java.util.Optional<CgroupFreezer> freezer() {
+        return java.util.Optional.ofNullable(freezerGroup).map(g -> new CgroupFreezer(g, false));
       }
 
       @Override
@@ -126,7 +148,7 @@ public final class CgroupV1 implements LimitsBackend {
 
       @Override
       public void destroy() {
-        for (Path group : List.of(cpusetGroup, memoryGroup, cpuacctGroup)) {
+        for (Path group : groups) {
           try {
             Files.deleteIfExists(group);
           } catch (IOException e) {

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * cgroup v2: one group in a {@code fairbench/} parent with cpuset.cpus and memory.max (swap
- * off); cpu.stat usage_usec and memory.peak are read back.
+ * off); cpu.stat usage_usec and memory.peak are read back; cgroup.freeze freezes it.
  */
 public final class CgroupV2 implements LimitsBackend {
   private final Path parent;
@@ -42,14 +42,16 @@ public final class CgroupV2 implements LimitsBackend {
   }
 
   @Override
-  public void sweepStale() {
+  public List<String> sweepLeftovers() {
+    List<String> done = new java.util.ArrayList<>();
     try (var groups = Files.list(parent)) {
       for (Path group : groups.filter(Files::isDirectory).filter(LimitsBackend::ownerGone).toList()) {
-        LimitsBackend.killAndRemove(List.of(group));
+        done.addAll(LimitsBackend.thawKillAndRemove(List.of(group)));
       }
     } catch (IOException e) {
       // nothing to sweep
     }
+    return done;
   }
 
   @Override
@@ -69,6 +71,11 @@ public final class CgroupV2 implements LimitsBackend {
       @Override
       public List<String> wrap(List<String> command) {
         return LimitsBackend.joinThenExec(List.of(group.resolve("cgroup.procs")), command);
+      }
+
+      @Override
+      public java.util.Optional<CgroupFreezer> freezer() {
+        return java.util.Optional.of(new CgroupFreezer(group, true));
       }
 
       @Override

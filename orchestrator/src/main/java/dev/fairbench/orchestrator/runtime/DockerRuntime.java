@@ -61,6 +61,7 @@ public final class DockerRuntime implements ServerRuntime {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
   private static final int TAIL_LINES = 20;
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
+  private static boolean swept;
 
   private final Path logDir;
   private final String runId;
@@ -106,16 +107,73 @@ public final class DockerRuntime implements ServerRuntime {
    * or not, and returns their names. The caller has checked {@link #engineReachable()}.
    */
   public static List<String> removeLeftoverContainers() {
+    return removeContainersOfDeadRuns(true).stream().filter(line -> line.startsWith("removed container "))
+        .map(line -> line.substring("removed container ".length())).toList();
+  }
+
+  /**
+   * Removes (unpausing first) the containers this runtime started for orchestrators that are
+   * gone, and says what it did, one line each: "removed container NAME (IMAGE, STATE)", or "kept
+   * container ... of the running orchestrator PID". A container's owner is its {@value
+   * Watchdog#LABEL_OWNER} label. With {@code unowned}, containers without that label (started
+   * before it existed) go too when their name is one this runtime gives ("fairbench-RUN-N-...")
+   * and the pid in a default run id is gone. Containers someone ran by hand from a fairbench
+   * image carry its dev.fairbench label too, but neither an owner nor such a name: they stay.
+   * The caller has checked {@link #engineReachable()}.
+   */
+  public static List<String> removeContainersOfDeadRuns(boolean unowned) {
     DockerClient client = DockerClientFactory.instance().client();
-    List<String> removed = new java.util.ArrayList<>();
+    List<String> done = new java.util.ArrayList<>();
     for (var container : client.listContainersCmd().withShowAll(true)
         .withLabelFilter(Map.of(LABEL, "true")).exec()) {
-      client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
       String name = container.getNames() == null || container.getNames().length == 0
           ? container.getId().substring(0, 12) : container.getNames()[0].replaceFirst("^/", "");
-      removed.add(name + " (" + container.getImage() + ", " + container.getState() + ")");
+      String described = name + " (" + container.getImage() + ", " + container.getState() + ")";
+      String owner = container.getLabels() == null ? null : container.getLabels().get(Watchdog.LABEL_OWNER);
+      if (owner != null && Watchdog.ownerAlive(owner)) {
+        done.add("kept container " + described + " of the running orchestrator " + owner.substring(0, owner.indexOf('-')));
+        continue;
+      }
+      if (owner == null && !(unowned && legacyOfDeadRun(name))) {
+        continue;
+      }
+      if ("paused".equals(container.getState())) {
+        try {
+          client.unpauseContainerCmd(container.getId()).exec();
+        } catch (DockerException e) {
+          // the forced removal below still tries
+        }
+      }
+      client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
+      done.add("removed container " + described);
     }
-    return removed;
+    return done;
+  }
+
+  private static final java.util.regex.Pattern DEFAULT_RUN_NAME =
+      java.util.regex.Pattern.compile("fairbench-\\d{8}-\\d{6}-(\\d+)-\\d+-.*");
+
+  /** A container name this runtime gave, and when it holds a default run id, its orchestrator pid is gone. */
+  static boolean legacyOfDeadRun(String name) {
+    if (!name.startsWith("fairbench-")) {
+      return false;
+    }
+    var matcher = DEFAULT_RUN_NAME.matcher(name);
+    return !matcher.matches() || ProcessHandle.of(Long.parseLong(matcher.group(1))).map(p -> !p.isAlive()).orElse(true);
+  }
+
+  /** Once per JVM: the containers (and native servers) of killed runs go before this one starts its own. */
+  private static synchronized void sweepOnce() {
+    if (!swept) {
+      swept = true;
+      try {
+        List<String> done = new java.util.ArrayList<>(Leftovers.sweepNative(LimitsBackend.detect()));
+        done.addAll(removeContainersOfDeadRuns(false).stream().filter(l -> l.startsWith("removed ")).toList());
+        Leftovers.announce(done);
+      } catch (RuntimeException e) {
+        System.err.println("fairbench: could not remove the containers of killed runs: " + rootMessage(e));
+      }
+    }
   }
 
   @Override
@@ -146,6 +204,7 @@ public final class DockerRuntime implements ServerRuntime {
       throw new UncheckedIOException("cannot create the log folder " + logDir, e);
     }
     DockerClient client = DockerClientFactory.instance().client();
+    sweepOnce();
     String image = build(client, variant, logDir.resolve(fileStem + ".build.log"));
     NativeRuntime.checkPortFree(port);
 
@@ -164,7 +223,7 @@ public final class DockerRuntime implements ServerRuntime {
             "HOST", "127.0.0.1",
             "PORT", Integer.toString(port),
             "WORKERS", Integer.toString(limits.workers())))
-        .withLabels(labels(variant))
+        .withLabels(containerLabels(variant))
         .withCreateContainerCmdModifier(cmd -> {
           cmd.withName(containerName);
           HostConfig host = cmd.getHostConfig() == null ? new HostConfig() : cmd.getHostConfig();
@@ -192,7 +251,9 @@ public final class DockerRuntime implements ServerRuntime {
           }
         });
     try {
+      Watchdog.watchDocker(DockerClientFactory.instance().getTransportConfig().getDockerHost().toString());
       container.start();
+      Watchdog.watchContainer(container.getContainerId());
     } catch (ContainerLaunchException | DockerException e) {
       closeQuietly(logStream);
       container.stop();
@@ -218,6 +279,13 @@ public final class DockerRuntime implements ServerRuntime {
     labels.put(LABEL_ENTRY, variant.entry());
     labels.put(LABEL_VARIANT, variant.variant());
     labels.put(LABEL_RUN, runId);
+    return labels;
+  }
+
+  /** The image's labels and the owner: the watchdog and later sweeps tell by it whether the run is gone. */
+  private Map<String, String> containerLabels(EntryVariant variant) {
+    Map<String, String> labels = labels(variant);
+    labels.put(Watchdog.LABEL_OWNER, Watchdog.owner());
     return labels;
   }
 

@@ -46,6 +46,7 @@ public final class DockerServer implements RunningServer {
   private String offlineBase;
   private String exitReason;
   private boolean closed;
+  private volatile boolean frozen;
 
   DockerServer(EntryVariant variant, Limits limits, int port, URI baseUrl, GenericContainer<?> container,
       String limitsMode, Path log, OutputStream logStream) {
@@ -224,9 +225,82 @@ public final class DockerServer implements RunningServer {
   }
 
   @Override
+  public synchronized FreezeTiming freeze() {
+    return setPaused(true);
+  }
+
+  @Override
+  public synchronized FreezeTiming thaw() {
+    return setPaused(false);
+  }
+
+  @Override
+  public boolean frozen() {
+    return frozen;
+  }
+
+  /** docker pause (the engine's cgroup freezer) or unpause, then inspect until State.Paused says so. */
+  private FreezeTiming setPaused(boolean pause) {
+    if (closed) {
+      throw new FreezeException(variant.id(), "cannot " + (pause ? "freeze" : "thaw") + " a closed container");
+    }
+    if (pause) {
+      frozen = true; // from the first request on: close() must unpause a half-paused container
+    }
+    try {
+      FreezeTiming timing = Freezing.change(variant.id(), "docker-pause", pause, Freezing.TIMEOUT, () -> {
+        if (paused() != pause) {
+          try {
+            if (pause) {
+              client().pauseContainerCmd(containerId).exec();
+            } else {
+              client().unpauseContainerCmd(containerId).exec();
+            }
+          } catch (DockerException e) {
+            throw new IllegalStateException("container " + containerId + ": " + DockerRuntime.rootMessage(e), e);
+          }
+        }
+      }, () -> {
+        try {
+          return paused() == pause ? Optional.empty()
+              : Optional.of("docker inspect " + containerId + " says State.Paused=" + !pause);
+        } catch (DockerException e) {
+          return Optional.of("docker inspect " + containerId + " failed: " + DockerRuntime.rootMessage(e));
+        }
+      });
+      frozen = pause;
+      return timing;
+    } catch (FreezeException e) {
+      if (pause) {
+        try {
+          client().unpauseContainerCmd(containerId).exec();
+          frozen = false;
+        } catch (RuntimeException again) {
+          // frozen stays true: close() unpauses again
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** State.Paused as inspect reports it now. */
+  private boolean paused() {
+    InspectContainerResponse.ContainerState state = client().inspectContainerCmd(containerId).exec().getState();
+    return state != null && Boolean.TRUE.equals(state.getPaused());
+  }
+
+  @Override
   public synchronized void close() {
     if (closed) {
       return;
+    }
+    if (frozen) {
+      // A paused container cannot be stopped: unpause it first.
+      try {
+        thaw();
+      } catch (RuntimeException e) {
+        System.err.println("fairbench: " + e.getMessage() + "; removing it anyway");
+      }
     }
     closed = true;
     try {

@@ -24,7 +24,17 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
    * Kills what is left in the groups of orchestrators that died without cleaning up (kill -9) and
    * removes those groups. Group names start with the owning orchestrator's pid.
    */
-  default void sweepStale() {}
+  default void sweepStale() {
+    sweepLeftovers();
+  }
+
+  /**
+   * Does what {@link #sweepStale} does and says what: one line per group thawed, process killed
+   * (pid and command) and group removed or left busy. Empty when nothing was left.
+   */
+  default List<String> sweepLeftovers() {
+    return List.of();
+  }
 
   /** Prepares a group for one server; {@code name} is unique per server. */
   Group create(String name, Limits limits) throws IOException;
@@ -42,6 +52,14 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
 
     /** Peak memory use of the group in bytes, or -1 when unknown. */
     long memoryPeakBytes();
+
+    /**
+     * The kernel freezer of the group; empty when the backend has none, and then the server is
+     * frozen with SIGSTOP to its process tree.
+     */
+    default java.util.Optional<CgroupFreezer> freezer() {
+      return java.util.Optional.empty();
+    }
 
     /** Removes the group; call once its processes are gone. */
     void destroy();
@@ -87,22 +105,66 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
 
   /** SIGKILL to every process listed in the cgroup.procs files, then remove the group folders. */
   static void killAndRemove(List<Path> groups) {
+    thawKillAndRemove(groups);
+  }
+
+  /**
+   * Thaws the groups (a frozen task cannot die under cgroup v1 until it is thawed), SIGKILLs
+   * every process listed in their cgroup.procs files, removes the group folders, and says what it
+   * did, one line each.
+   */
+  static List<String> thawKillAndRemove(List<Path> groups) {
+    List<String> done = new java.util.ArrayList<>();
+    for (Path group : groups) {
+      if (thaw(group)) {
+        done.add("thawed cgroup " + group);
+      }
+    }
+    Set<Long> killed = new java.util.HashSet<>();
     for (int attempt = 0; attempt < 20; attempt++) {
-      Set<Long> pids = new java.util.HashSet<>();
+      Set<Long> pids = new java.util.TreeSet<>();
       groups.forEach(g -> pids.addAll(ProcFs.readPids(g.resolve("cgroup.procs"))));
       if (pids.isEmpty()) {
         break;
       }
-      pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+      for (long pid : pids) {
+        if (killed.add(pid)) {
+          done.add("killed pid " + pid + " (" + ProcFs.commandLine(pid) + ")");
+        }
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+      }
+      groups.forEach(LimitsBackend::thaw); // a task that joined meanwhile
       Commands.sleep(100);
     }
     for (Path group : groups) {
       try {
-        Files.deleteIfExists(group);
+        if (Files.deleteIfExists(group)) {
+          done.add("removed cgroup " + group);
+        }
       } catch (IOException e) {
-        // still busy; the next sweep tries again
+        done.add("could not remove cgroup " + group + " (" + e.getMessage() + "); the next sweep tries again");
       }
     }
+    return done;
+  }
+
+  /** Writes THAWED (v1) or 0 (v2) when the group is frozen; whether it was. */
+  private static boolean thaw(Path group) {
+    try {
+      Path state = group.resolve("freezer.state");
+      if (Files.exists(state) && !Files.readString(state).trim().equals("THAWED")) {
+        CgroupV1.write(state, "THAWED");
+        return true;
+      }
+      Path freeze = group.resolve("cgroup.freeze");
+      if (Files.exists(freeze) && Files.readString(freeze).trim().equals("1")) {
+        CgroupV1.write(freeze, "0");
+        return true;
+      }
+    } catch (IOException e) {
+      // gone meanwhile
+    }
+    return false;
   }
 
   /** A shell prelude that moves the shell into each cgroup.procs file, then replaces itself with the command. */

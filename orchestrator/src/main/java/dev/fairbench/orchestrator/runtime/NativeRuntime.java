@@ -37,6 +37,12 @@ public final class NativeRuntime implements ServerRuntime {
     this.logDir = logDir;
   }
 
+  /** With a given backend instead of the detected one (tests: the taskset fallback on a cgroup machine). */
+  NativeRuntime(Path logDir, LimitsBackend backend) {
+    this.logDir = logDir;
+    this.backend = backend;
+  }
+
   @Override
   public String name() {
     return "native";
@@ -55,7 +61,7 @@ public final class NativeRuntime implements ServerRuntime {
   private LimitsBackend backend() {
     if (backend == null) {
       backend = LimitsBackend.detect();
-      backend.sweepStale();
+      Leftovers.announce(Leftovers.sweepNative(backend));
     }
     return backend;
   }
@@ -105,7 +111,11 @@ public final class NativeRuntime implements ServerRuntime {
     builder.environment().putAll(env);
     Process process;
     try {
+      Watchdog.ensureStarted();
       process = builder.start();
+      if (backend() instanceof TasksetOnly) {
+        Watchdog.watchProcess(process.pid()); // no cgroup: the watchdog kills the tree by pid
+      }
     } catch (IOException e) {
       group.destroy();
       throw new ServerStartException(Stage.EXITED_AT_START,

@@ -25,6 +25,7 @@ final class NativeServer implements RunningServer {
   private final String limitsMode;
   private final Path log;
   private boolean closed;
+  private volatile boolean frozen;
   private BusyWorkers.Sampler sampler;
 
   NativeServer(EntryVariant variant, Limits limits, int port, URI baseUrl, Process process, LimitsBackend.Group group,
@@ -147,9 +148,63 @@ final class NativeServer implements RunningServer {
   }
 
   @Override
+  public synchronized FreezeTiming freeze() {
+    return setFrozen(true);
+  }
+
+  @Override
+  public synchronized FreezeTiming thaw() {
+    return setFrozen(false);
+  }
+
+  @Override
+  public boolean frozen() {
+    return frozen;
+  }
+
+  private FreezeTiming setFrozen(boolean freeze) {
+    if (closed) {
+      throw new FreezeException(variant.id(), "cannot " + (freeze ? "freeze" : "thaw") + " a closed server");
+    }
+    if (freeze) {
+      frozen = true; // from the first request on: close() must thaw even a half-frozen server
+    }
+    try {
+      FreezeTiming timing = change(freeze);
+      frozen = freeze;
+      return timing;
+    } catch (FreezeException e) {
+      if (!freeze) {
+        throw e;
+      }
+      try {
+        change(false);
+        frozen = false;
+      } catch (FreezeException again) {
+        throw new FreezeException(variant.id(), e.seen() + "; thawing it again failed too: " + again.seen(), e);
+      }
+      throw new FreezeException(variant.id(), e.seen() + " (thawed again)", e);
+    }
+  }
+
+  private FreezeTiming change(boolean freeze) {
+    return group.freezer()
+        .map(freezer -> Freezing.cgroup(variant.id(), freezer, freeze, Freezing.TIMEOUT))
+        .orElseGet(() -> Freezing.signals(variant.id(), this::pids, freeze, Freezing.TIMEOUT));
+  }
+
+  @Override
   public synchronized void close() {
     if (closed) {
       return;
+    }
+    if (frozen) {
+      // Under cgroup v1 a frozen task cannot even be killed; a stopped one would not see SIGTERM.
+      try {
+        thaw();
+      } catch (FreezeException e) {
+        System.err.println("fairbench: " + e.getMessage() + "; killing it anyway");
+      }
     }
     closed = true;
     stopSampler();

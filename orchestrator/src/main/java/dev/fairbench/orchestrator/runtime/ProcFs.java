@@ -166,6 +166,32 @@ public final class ProcFs {
     return false;
   }
 
+  /** A process's command line with spaces between the arguments, "?" when it is gone. */
+  public static String commandLine(long pid) {
+    try {
+      byte[] raw = Files.readAllBytes(PROC.resolve(pid + "/cmdline"));
+      String line = new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ').trim();
+      if (!line.isEmpty()) {
+        return line;
+      }
+      return "[" + Files.readString(PROC.resolve(pid + "/comm")).trim() + "]";
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  /** The start time of a process in clock ticks since boot (field 22 of /proc/PID/stat), -1 when it is gone. */
+  public static long startTime(long pid) {
+    try {
+      String stat = Files.readString(PROC.resolve(pid + "/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+      // fields[0] is field 3 (state); a zombie is gone for our purposes.
+      return fields[0].equals("Z") || fields[0].equals("X") ? -1 : Long.parseLong(fields[19]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** The pids in a cgroup.procs file. */
   public static Set<Long> readPids(Path procsFile) {
     Set<Long> pids = new HashSet<>();

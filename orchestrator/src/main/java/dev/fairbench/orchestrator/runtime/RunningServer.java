@@ -32,24 +32,31 @@ public interface RunningServer extends AutoCloseable {
   }
 
   /**
-   * Stops every process of the server from running until {@link #thaw}; returns once the kernel or
-   * the engine confirms it.
+   * Freezes every process of the server: none runs until {@link #thaw}, so an idle server kept
+   * for later uses no CPU while another one is measured. Its listening socket stays open (the
+   * kernel may still complete TCP handshakes) but nothing answers. Returns once the kernel or the
+   * engine reports the server frozen; freezing a frozen server only checks that it still is.
    *
-   * @throws UnsupportedOperationException where the runtime cannot freeze
+   * @throws FreezeException when it is not frozen within a few seconds (it is thawed again
+   *     then), or the server is closed
    */
-  default FreezeTiming freeze() {
-    throw new UnsupportedOperationException("this runtime cannot freeze a server");
-  }
+  FreezeTiming freeze();
 
-  /** Lets a frozen server run again; returns once confirmed. */
-  default FreezeTiming thaw() {
-    throw new UnsupportedOperationException("this runtime cannot thaw a server");
-  }
+  /**
+   * Lets a frozen server run again; requests that arrived meanwhile are then answered. Returns
+   * once every process runs; thawing a running server only checks that it runs.
+   *
+   * @throws FreezeException when it is not thawed within a few seconds, or the server is closed
+   */
+  FreezeTiming thaw();
+
+  /** Whether the server was frozen (and not thawed since). */
+  boolean frozen();
 
   /** The last lines of the log, for messages. */
   String logTail(int lines);
 
-  /** Stops every process of the server; never throws. */
+  /** Stops every process of the server, a frozen one too (it is thawed first); never throws. */
   @Override
   void close();
 }

@@ -117,6 +117,15 @@ class DockerRuntimeTest {
   }
 
   @Test
+  void onlyContainersNamedByTheRuntimeForARunThatIsGoneCountAsLeftovers() {
+    long alive = ProcessHandle.current().pid();
+    assertThat(DockerRuntime.legacyOfDeadRun("fairbench-20260101-120000-" + alive + "-1-go-gin_default")).isFalse();
+    assertThat(DockerRuntime.legacyOfDeadRun("fairbench-20260101-120000-999999999-1-go-gin_default")).isTrue();
+    assertThat(DockerRuntime.legacyOfDeadRun("fairbench-test-42-3-tiny-python_default")).isTrue();
+    assertThat(DockerRuntime.legacyOfDeadRun("silly_gates")).as("run by hand from a fairbench image").isFalse();
+  }
+
+  @Test
   void imageNamesAreLowerCaseEntryAndVariant() {
     assertThat(DockerRuntime.imageName(variant(Path.of("/x"), "Tiny-Python", "granian-orjson")))
         .isEqualTo("fairbench/tiny-python:granian-orjson");
@@ -166,6 +175,39 @@ class DockerRuntimeTest {
         assertThat(server.isAlive()).isTrue();
       }
       assertThat(client().listContainersCmd().withShowAll(true).withIdFilter(List.of(containerId)).exec()).isEmpty();
+    }
+
+    @Test
+    void aPausedContainerAnswersNothingAndUsesNoCpuUntilItIsUnpaused(@TempDir Path dir) throws Exception {
+      DockerRuntime runtime = new DockerRuntime(logs, "test-" + ProcessHandle.current().pid());
+      RunningServer server = runtime.start(tinyPython(dir, "", "/app/server.py"), LIMITS, 18814);
+      String containerId = ((DockerServer) server).containerId();
+      try {
+        FreezeTiming frozen = server.freeze();
+        assertThat(frozen.mechanism()).isEqualTo("docker-pause");
+        assertThat(server.frozen()).isTrue();
+        assertThat(client().inspectContainerCmd(containerId).exec().getState().getPaused()).isTrue();
+        assertThat(server.isAlive()).as("paused is alive").isTrue();
+        try (PendingRequest pending = new PendingRequest(18814)) {
+          double cpu = server.usage().cpuSeconds();
+          assertThat(pending.answeredWithin(Duration.ofSeconds(1))).as("a paused server answers nothing").isFalse();
+          assertThat(server.usage().cpuSeconds()).as("a paused server uses no CPU").isEqualTo(cpu);
+
+          FreezeTiming thawed = server.thaw();
+          assertThat(server.frozen()).isFalse();
+          assertThat(pending.response(Duration.ofSeconds(5))).as("the pending request is answered after the unpause")
+              .startsWith("HTTP/1.1 200").endsWith("Hello, World!");
+          System.out.printf(java.util.Locale.ROOT, "docker-pause: pause %.3f ms, unpause %.3f ms%n",
+              frozen.took().toNanos() / 1e6, thawed.took().toNanos() / 1e6);
+        }
+        assertThat(get(server.baseUrl().resolve("/plaintext")).body()).isEqualTo("Hello, World!");
+        server.freeze();
+      } finally {
+        server.close();
+      }
+      assertThat(client().listContainersCmd().withShowAll(true).withIdFilter(List.of(containerId)).exec())
+          .as("a paused container is removed on close").isEmpty();
+      assertThatThrownBy(server::thaw).isInstanceOf(FreezeException.class).hasMessageContaining("closed");
     }
 
     @Test
@@ -220,7 +262,7 @@ class DockerRuntimeTest {
   }
 
   /** The orchestrator's tiny-python fixture in a folder of its own, with a Dockerfile. */
-  private static EntryVariant tinyPython(Path dir, String extraStep, String script) throws IOException {
+  static EntryVariant tinyPython(Path dir, String extraStep, String script) throws IOException {
     Files.copy(TestEntries.impls().resolve("tiny-python/server.py"), dir.resolve("server.py"));
     Files.writeString(dir.resolve("Dockerfile"), """
         ARG RUNTIME_IMAGE=python:3.11-slim-bookworm
@@ -233,7 +275,7 @@ class DockerRuntimeTest {
     return variant(dir, "tiny-python", "default");
   }
 
-  private static EntryVariant variant(Path dir, String entry, String name) {
+  static EntryVariant variant(Path dir, String entry, String name) {
     return new EntryVariant(entry, name, dir, dir.resolve("fairbench.toml"), "Python", "http.server", "stdlib",
         "test", List.of(), Map.of(), List.of(), List.of(), Duration.ofSeconds(300),
         List.of("python3", "-u", "server.py"), Map.of(), Duration.ofSeconds(30), WorkersModel.PROCESSES,

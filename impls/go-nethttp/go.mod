@@ -1,0 +1,3 @@
+module github.com/fairbench/impls/go-nethttp
+
+go 1.26

@@ -1,0 +1,4 @@
+[
+  import_deps: [:plug],
+  inputs: ["*.{ex,exs}", "{config,lib,test}/**/*.{ex,exs}"]
+]

@@ -62,7 +62,7 @@ app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_SIZE
 def json_error(error: HTTPException) -> Response:
     # Flask's documented pattern: keep the status and headers (Allow on a 405), replace the body.
     response = error.get_response()
-    response.data = app.json.dumps({"error": error.description})
+    response.data = app.json.dumps({"error": error.description or error.name})
     response.content_type = "application/json"
     return response
 
@@ -101,8 +101,10 @@ def validate() -> dict[str, Any]:
         abort(400, description="the body must be a JSON object")
 
     name = data.get("name")
-    if not isinstance(name, str) or not name or not _is_unicode(name):
+    if not isinstance(name, str) or not name:
         abort(400, description="name must be a non-empty string")
+    if not _is_unicode(name):
+        abort(400, description="name holds a lone surrogate escape, which is not a character")
     age = data.get("age")
     # JSON has one number type: 30.0 is the integer 30.
     if isinstance(age, float) and age.is_integer():

@@ -110,6 +110,9 @@ def main() -> None:
     serve = server_for(name)
     sock = listen(host, port)
     if workers == 1:
+        # SIGTERM's default action, stated: as PID 1 of a container the kernel ignores a signal
+        # left at SIG_DFL. bjoern runs Python signal handlers from a 0.1 s timer in its loop.
+        signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(0))
         serve(sock)
     else:
         sys.exit(supervise(serve, sock, workers))

@@ -1,0 +1,162 @@
+"""The entry's own choices, through Flask's test client (docs/SPEC.md is checked in full, on the
+real servers, by the conformance suite). Run from impls/py-flask:
+
+    .venv/bin/python -m unittest discover -s tests
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+from werkzeug.test import EnvironBuilder
+
+from app import MAX_BODY_SIZE, app
+
+ENTRY = Path(__file__).resolve().parent.parent
+OK = '{"name":"a","age":1}'
+
+
+class AppTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.client = app.test_client()
+
+    def post(self, body: str | bytes, content_type: str | None = "application/json"):
+        headers = {} if content_type is None else {"Content-Type": content_type}
+        return self.client.post("/validate", data=body, headers=headers)
+
+    def post_chunked(self, body: bytes) -> tuple[int, dict]:
+        """As bjoern passes a chunked body: read in full, no CONTENT_LENGTH, input terminated."""
+        environ = EnvironBuilder(method="POST", path="/validate", content_type="application/json").get_environ()
+        environ.pop("CONTENT_LENGTH", None)
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["wsgi.input_terminated"] = True
+        statuses = []
+        answer = b"".join(app(environ, lambda status, headers: statuses.append(status)))
+        return int(statuses[0].split()[0]), json.loads(answer)
+
+    def assert_error(self, response, status: int) -> None:
+        self.assertEqual(response.status_code, status, response.data)
+        self.assertEqual(response.mimetype, "application/json")
+        self.assertIsInstance(response.get_json()["error"], str)
+        self.assertNotIn(b"Traceback", response.data)
+
+    def test_plaintext_and_json(self) -> None:
+        response = self.client.get("/plaintext")
+        self.assertEqual((response.data, response.mimetype), (b"Hello, World!", "text/plain"))
+        self.assertEqual(self.client.get("/json").get_json(), {"message": "Hello, World!"})
+
+    def test_user_id_is_percent_decoded_once_as_utf8(self) -> None:
+        for segment, user_id in (("42", "42"), ("caf%C3%A9", "café"), ("%F0%9F%98%80", "😀"),
+                                 ("100%2541", "100%41"), ("John%20Doe", "John Doe"), ("a+b", "a+b")):
+            with self.subTest(segment=segment):
+                response = self.client.get(f"/user/{segment}?x=1")
+                self.assertEqual(response.get_json(), {"id": user_id, "name": f"User {user_id}"})
+
+    def test_routing_errors_are_json(self) -> None:
+        for method, path, status in (("GET", "/nope", 404), ("GET", "/user/", 404), ("GET", "/user/a/b", 404),
+                                     ("GET", "/PLAINTEXT", 404), ("POST", "/plaintext", 405),
+                                     ("PUT", "/user/42", 405), ("GET", "/validate", 405)):
+            with self.subTest(method=method, path=path):
+                self.assert_error(self.client.open(path, method=method), status)
+        self.assertIn("GET", self.client.delete("/json").headers["Allow"])
+
+    def test_valid_body_is_echoed(self) -> None:
+        response = self.post('{"name":"  Zoë 😀 \\"q\\" \\u0000","age":150,"extra":[1,{}],"Name":"x"}')
+        self.assertEqual(response.status_code, 200)
+        self.assertEqual(response.get_json(), {"name": '  Zoë 😀 "q" \x00', "age": 150, "valid": True})
+
+    def test_invalid_fields_are_400(self) -> None:
+        for body in ('{"age":1}', '{"name":1,"age":1}', '{"name":"","age":1}', '{"name":"a"}',
+                     '{"name":"a","age":"30"}', '{"name":"a","age":true}', '{"name":"a","age":false}',
+                     '{"name":"a","age":null}', '{"name":"a","age":[30]}', '{"name":"a","age":30.5}',
+                     '{"name":"a","age":-1}', '{"name":"a","age":151}', '{"name":"a","age":151.0}',
+                     '{"name":"a","age":1e400}', '{"name":"a","age":99999999999999999999}',
+                     '{"name":"a","age":' + "9" * 5000 + "}", '{"NAME":"a","AGE":1}'):
+            with self.subTest(body=body[:40]):
+                self.assert_error(self.post(body), 400)
+
+    def test_lone_surrogate_name_is_400(self) -> None:
+        self.assert_error(self.post('{"name":"\\ud800","age":1}'), 400)
+        self.assertEqual(self.post('{"name":"\\ud83d\\ude00","age":1}').get_json()["name"], "😀")
+
+    def test_integral_floats_are_integers(self) -> None:
+        for body, age in (('{"name":"a","age":30.0}', 30), ('{"name":"a","age":3e1}', 30),
+                          ('{"name":"a","age":1.5e2}', 150)):
+            with self.subTest(body=body):
+                response = self.post(body)
+                self.assertEqual(response.status_code, 200)
+                self.assertIn(b'"age":%d,' % age, response.data)
+
+    def test_strict_json(self) -> None:
+        for body in ("", "null", "[]", '"a"', "42", "{", "{'name':'a','age':1}", '{"name":"a","age":1,}',
+                     OK + " x", OK + OK, '{"name":"a","age":NaN}', '{"name":"a","age":1,"x":-Infinity}',
+                     '{"name":Infinity,"age":1}', "[" * 100_000, '{"a":' * 100_000, '{"name":"a\x01","age":1}'):
+            with self.subTest(body=body[:40]):
+                self.assert_error(self.post(body), 400)
+        self.assert_error(self.post(b'{"name":"\xff","age":1}'), 400)
+        self.assert_error(self.post(OK.encode("utf-16")), 400)
+
+    def test_duplicate_keys_last_wins(self) -> None:
+        self.assertEqual(self.post('{"name":"a","name":"b","age":1}').get_json()["name"], "b")
+
+    def test_media_type(self) -> None:
+        for content_type in ("application/json; charset=utf-8", "Application/JSON"):
+            with self.subTest(content_type=content_type):
+                self.assertEqual(self.post(OK, content_type).status_code, 200)
+        for content_type in ("text/plain", "application/x-www-form-urlencoded", "application/jsonx", "text/json",
+                             "application/problem+json", "application/vnd.api+json", None):
+            for body in (OK, "{", "[]"):
+                with self.subTest(content_type=content_type, body=body):
+                    self.assert_error(self.post(body, content_type), 415)
+
+    def test_body_limit_in_bytes(self) -> None:
+        padding = MAX_BODY_SIZE - len('{"name":"","age":1}')
+        exact = '{"name":"' + "é" * (padding // 2) + "a" * (padding % 2) + '","age":1}'
+        self.assertEqual(len(exact.encode()), MAX_BODY_SIZE)
+        self.assertEqual(self.post(exact).status_code, 200)
+        self.assert_error(self.post(exact.encode() + b" "), 413)
+        self.assert_error(self.post(b"x" * (2 * MAX_BODY_SIZE), "text/plain"), 415)  # media type first
+
+    def test_chunked_body_over_limit_is_413_not_truncated(self) -> None:
+        # Cut at 1 MiB, this body would be valid JSON: Werkzeug alone would answer 200.
+        over = OK.encode() + b" " * MAX_BODY_SIZE
+        self.assertEqual(self.post_chunked(over)[0], 413)
+        exact = OK.encode() + b" " * (MAX_BODY_SIZE - len(OK))
+        self.assertEqual(self.post_chunked(exact), (200, {"name": "a", "age": 1, "valid": True}))
+
+    def test_unexpected_error_is_json_without_traceback(self) -> None:
+        with app.test_request_context("/validate", method="POST"), self.assertLogs(app.logger, "ERROR") as logs:
+            try:
+                raise RuntimeError("boom")
+            except RuntimeError as error:
+                response = app.handle_exception(error)
+        self.assert_error(response, 500)
+        self.assertNotIn(b"boom", response.data)
+        self.assertIn("Traceback", logs.output[0])  # the traceback goes to the log only
+
+    def test_production_mode(self) -> None:
+        self.assertFalse(app.debug)
+        self.assertFalse(app.testing)
+
+
+class ServeTest(unittest.TestCase):
+    def serve(self, *args: str, **env: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "serve.py", *args], cwd=ENTRY, capture_output=True, text=True,
+                              timeout=30, env={**os.environ, "HOST": "127.0.0.1", "PORT": "0", **env})
+
+    def test_refuses_unknown_server_and_bad_workers(self) -> None:
+        for args, env, message in ((["gunicorn"],  {}, "unknown server"),
+                                   (["waitress"], {"WORKERS": "0"}, "at least 1"),
+                                   (["waitress"], {"WORKERS": "two"}, "must be integers")):
+            with self.subTest(args=args, env=env):
+                result = self.serve(*args, **env)
+                self.assertEqual(result.returncode, 2)
+                self.assertIn(message, result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
       ConformanceCommand.class,
       RunCommand.class,
       RateCommand.class,
+      PilotCommand.class,
       ReportCommand.class,
       CompareCommand.class,
       CleanupCommand.class,

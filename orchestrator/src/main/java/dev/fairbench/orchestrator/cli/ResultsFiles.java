@@ -18,6 +18,9 @@ final class ResultsFiles {
     ResultsDocument document;
     try {
       int schema = ResultsJson.mapper().readTree(file.toFile()).path("schemaVersion").asInt(0);
+      if (schema == 0) {
+        throw new UsageException(file + " is not a fairbench results file: it has no schemaVersion");
+      }
       if (schema != ResultsDocument.SCHEMA_VERSION) {
         throw new UsageException(file + " has results schema " + schema + "; this fairbench reads schema "
             + ResultsDocument.SCHEMA_VERSION + (schema == 1 ? " (schema 1 was the sequential method, before shuffled "

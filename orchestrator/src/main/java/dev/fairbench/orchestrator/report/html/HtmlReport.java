@@ -114,7 +114,7 @@ public final class HtmlReport {
     endpoints.forEach(e -> h.append("<th>").append(Html.esc(e)).append("</th>"));
     h.append("</tr></thead><tbody>\n");
     for (EntryResult entry : results.entries()) {
-      h.append("<tr").append(entry.calibration() ? " class=\"calibration\"" : "").append("><th>").append(Html.esc(entry.id()))
+      h.append("<tr class=\"").append(entry.calibration() ? "calibration" : "entry").append("\"").append("><th>").append(Html.esc(entry.id()))
           .append(entry.calibration() ? " <span class=\"badge calibration\">calibration</span>" : "").append("</th>");
       for (String endpoint : endpoints) {
         Optional<CellResult> cell = entry.cells().stream()
@@ -130,14 +130,19 @@ public final class HtmlReport {
           continue;
         }
         List<Quality.Doubt> doubts = Quality.doubts(cell.get(), env);
-        if (Quality.trustworthy(cell.get()) && doubts.isEmpty()) {
+        boolean trusted = Quality.trustworthy(cell.get());
+        if (trusted && doubts.isEmpty()) {
           h.append("<td class=\"cell trusted\"><span class=\"badge trusted\">trustworthy</span> ")
               .append(Html.esc(BarChart.format(cell.get().stats().medianRequestsPerSecond()))).append(" req/s</td>");
         } else {
           Set<String> classes = new LinkedHashSet<>();
-          if (Quality.trustworthy(cell.get())) classes.add("trusted");
           for (Quality.Doubt doubt : doubts) classes.add(doubt.flag() == null ? "not-measured" : doubt.flag().wireName());
-          h.append("<td class=\"cell doubtful ").append(Html.esc(String.join(" ", classes))).append("\">");
+          h.append("<td class=\"cell ").append(trusted ? "trusted" : "doubtful").append(' ')
+              .append(Html.esc(String.join(" ", classes))).append("\">");
+          if (trusted) {
+            h.append("<span class=\"badge trusted\">trustworthy on ").append(Html.esc(Quality.headline(cell.get())))
+                .append("</span> ");
+          }
           classes.forEach(c -> h.append("<span class=\"badge ").append(Html.esc(c)).append("\">").append(Html.esc(c)).append("</span> "));
           if (cell.get().stats() != null) {
             h.append(Html.esc(BarChart.format(cell.get().stats().medianRequestsPerSecond()))).append(" req/s");

@@ -82,9 +82,9 @@ class HtmlReportInBrowserTest {
     assertThat(dom.select("svg#chart-rps-json g.invalid[data-label=fast-entry]")).hasSize(1);
     assertThat(dom.select("svg#chart-rps-json g.unavailable[data-label=absent-entry] text.missing").text())
         .contains("hex.pm is unreachable");
-    assertThat(dom.select("table.trust td.cell.trusted")).hasSize(2);
-    assertThat(dom.select("table.trust td.cell.doubtful .badge.client-bound")).hasSize(1);
-    assertThat(dom.select("table.trust td.cell.doubtful .badge.invalid")).hasSize(1);
+    assertThat(dom.select("table.trust tr.entry td.cell.trusted")).as("client-bound but tight on CPU-µs/request counts").hasSize(3);
+    assertThat(dom.select("table.trust tr.entry td.cell.trusted .badge.client-bound")).hasSize(1);
+    assertThat(dom.select("table.trust tr.entry td.cell.doubtful .badge.invalid")).hasSize(1);
     assertThat(dom.select("table.trust td.cell.unavailable")).hasSize(2);
     assertThat(dom.select("#rounds tbody tr")).hasSize(9);
   }

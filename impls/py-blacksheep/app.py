@@ -24,6 +24,19 @@ def strict_loads(data: bytes) -> Any:
     return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
 
 
+def is_unicode_text(text: str) -> bool:
+    """False for a str holding a lone surrogate: json.loads accepts one from an escape such as
+    "\\ud800" (the JSON grammar allows it), but it is not text and UTF-8 cannot encode it, so
+    echoing it would fail in the response encoder (a 500)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 json_settings.use(loads=strict_loads)
 
 app = Application(show_error_details=False)
@@ -113,6 +126,8 @@ async def validate(request: Request) -> Response:
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise BadRequest("name must be a non-empty string")
+    if not is_unicode_text(name):
+        raise BadRequest("name must be Unicode text, not a lone surrogate escape")
     age = data.get("age")
     # JSON has one number type: 30.0 is the integer 30.
     if isinstance(age, float) and age.is_integer():

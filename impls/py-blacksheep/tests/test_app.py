@@ -19,6 +19,7 @@ JSON = [(b"content-type", b"application/json")]
 class StdlibJsonTest(unittest.IsolatedAsyncioTestCase):
     loads = staticmethod(strict_loads)
     dumps = staticmethod(default_json_dumps)
+    surrogates_refused_anywhere = False
 
     async def asyncSetUp(self) -> None:
         json_settings.use(loads=self.loads, dumps=self.dumps)
@@ -71,6 +72,19 @@ class StdlibJsonTest(unittest.IsolatedAsyncioTestCase):
         self.assert_error(await self.post(b'{"name":"\xff","age":1}'), 400)
         self.assert_error(await self.post('{"name":"a","age":1}'.encode("utf-16")), 400)
 
+    async def test_lone_surrogates_are_400_or_ignored(self) -> None:
+        # A lone surrogate escape is valid JSON grammar but not text: never a 500 from the encoder.
+        for body in (r'{"name":"\ud800","age":1}', r'{"name":"\udc00","age":1}',
+                     r'{"name":"a\udc00\ud800b","age":1}', r'{"name":"\ud800x","age":1}'):
+            with self.subTest(body=body):
+                self.assert_error(await self.post(body), 400)
+        # Under an unknown key it is never echoed: the standard library ignores it, orjson refuses it.
+        answer = await self.post(r'{"name":"\ud83d\ude00","age":1,"x":"\ud800"}')
+        if self.surrogates_refused_anywhere:
+            self.assert_error(answer, 400)
+        else:
+            self.assertEqual((answer[0], json.loads(answer[2])), (200, {"name": "😀", "age": 1, "valid": True}))
+
     async def test_media_type(self) -> None:
         ok = '{"name":"a","age":1}'
         status, _, _ = await self.post(ok, [(b"content-type", b"Application/JSON; charset=utf-8")])
@@ -116,6 +130,7 @@ class StdlibJsonTest(unittest.IsolatedAsyncioTestCase):
 class OrjsonTest(StdlibJsonTest):
     loads = staticmethod(orjson.loads)
     dumps = staticmethod(orjson_dumps)
+    surrogates_refused_anywhere = True
 
 
 

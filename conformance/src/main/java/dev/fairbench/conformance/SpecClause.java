@@ -41,8 +41,9 @@ public record SpecClause(String id, String title, Severity severity) {
       new SpecClause("5.4", "POST /validate empty body answers 400", FAIL),
       new SpecClause("5.5", "POST /validate top-level value that is not an object answers 400", FAIL),
       new SpecClause("5.6", "POST /validate deep nesting answers 400, never a crash", FAIL),
-      new SpecClause("5.7", "POST /validate body that is not valid UTF-8 answers 400", FAIL),
+      new SpecClause("5.7", "POST /validate body that is not valid UTF-8 (encoded surrogates included) answers 400", FAIL),
       new SpecClause("5.8", "POST /validate unescaped control character in a string answers 400", FAIL),
+      new SpecClause("5.9", "POST /validate a lone surrogate escape (\\ud800, \\udc00) answers 400 or is echoed as valid UTF-8, never 5xx", FAIL),
       new SpecClause("6.1", "name: missing answers 400", FAIL),
       new SpecClause("6.2", "name: not a string (number, boolean, null, array, object) answers 400", FAIL),
       new SpecClause("6.3", "name: the empty string answers 400", FAIL),
@@ -73,8 +74,13 @@ public record SpecClause(String id, String title, Severity severity) {
       new SpecClause("10.3", "a path differing from a route only in letter case answers 404; served as the route is tolerated (WARN)", WARN),
       new SpecClause("11.1", "HTTP/1.1 keep-alive: one connection serves 200 sequential requests", FAIL),
       new SpecClause("11.2", "every response carries Content-Length or is chunked", FAIL),
+      new SpecClause("11.3", "Expect: 100-continue gets 100 Continue then the response, or the response at once", FAIL),
+      new SpecClause("11.4", "512 connections open at once are all served", FAIL),
+      new SpecClause("11.5", "a client sending its request head one byte per 100 ms does not hold up another client", FAIL),
       new SpecClause("12.1", "no request of any shape yields a 5xx", FAIL),
-      new SpecClause("12.2", "the server still answers GET /plaintext after every robustness case and at the end", FAIL));
+      new SpecClause("12.2", "the server still answers GET /plaintext after every robustness case and at the end", FAIL),
+      new SpecClause("12.3", "a control byte in the request target answers 4xx or closes; 505, or the byte kept in the path, is tolerated (WARN)", WARN),
+      new SpecClause("12.4", "ambiguous framing (Content-Length with chunked, two or invalid Content-Lengths) answers 400 or closes, never desynchronises", FAIL));
 
   public static Optional<SpecClause> byId(String id) {
     return ALL.stream().filter(c -> c.id().equals(id)).findFirst();

@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
 
 /**
  * A small real HTTP server implementing docs/SPEC.md correctly, unless told to deviate: each
@@ -139,18 +140,65 @@ final class FaultyServer implements AutoCloseable {
     /** The id percent-decoded twice: /user/100%2541 gives "100A". */
     DECODES_IDS_TWICE,
     /** Implementation-defined (WARN): paths match routes case-insensitively, /PLAINTEXT is /plaintext. */
-    CASE_INSENSITIVE_ROUTES
+    CASE_INSENSITIVE_ROUTES,
+    /**
+     * BlackSheep on the standard library's json: a name holding a lone surrogate ("\\ud800") is
+     * parsed, then the response cannot be encoded as UTF-8: 500.
+     */
+    LONE_SURROGATE_NAMES_500,
+    /** The response encoder writes a lone surrogate as its three raw bytes (ED A0 80, WTF-8): not UTF-8. */
+    LONE_SURROGATES_AS_RAW_BYTES,
+
+    // The HTTP layer's deviations: a FaultyFront in front of the server has them.
+
+    /** Implementation-defined (WARN): Bun's parser, a control byte in the target answers 505. */
+    CONTROL_BYTES_IN_TARGET_505(true),
+    /** Implementation-defined (WARN): Netty's parser, a control byte is kept in the path and served. */
+    CONTROL_BYTES_IN_TARGET_KEPT(true),
+    /** The target is cut at the control byte, as a C string: /plaintext\\0 is served as /plaintext. */
+    CONTROL_BYTES_IN_TARGET_CUT(true),
+    /** A control byte in a header value answers 500. */
+    CONTROL_BYTES_IN_HEADER_VALUES_500(true),
+    /** A request head over 32 KiB answers 500 instead of 431. */
+    LARGE_HEADER_BLOCKS_500(true),
+    /** Content-Length is believed over Transfer-Encoding: chunked (CL.TE request smuggling). */
+    CONTENT_LENGTH_OVER_TRANSFER_ENCODING(true),
+    /** Of two Content-Lengths (or a list), the first is believed. */
+    FIRST_CONTENT_LENGTH_WINS(true),
+    /** A negative or non-numeric Content-Length is read as 0, so the body is read as the next request. */
+    INVALID_CONTENT_LENGTH_IS_ZERO(true),
+    /** Ambiguous framing answers 400 but the connection stays open and its body is read as the next request. */
+    FRAMING_ERROR_KEEPS_THE_CONNECTION(true),
+    /** Expect: 100-continue is ignored: no 100 Continue, the server waits for the body. */
+    IGNORES_EXPECT_CONTINUE(true),
+    /** At most 256 connections are served at once; the others wait unserved. */
+    CONNECTION_LIMIT(true),
+    /** One request head is read at a time, as a blocking single-threaded server does: a slow client holds up all. */
+    SERIALISES_REQUEST_HEADS(true);
+
+    /** True when the deviation is in the HTTP layer, so a {@link FaultyFront} has it. */
+    final boolean atTheFront;
+
+    Deviation() {
+      this(false);
+    }
+
+    Deviation(boolean atTheFront) {
+      this.atTheFront = atTheFront;
+    }
   }
 
   private final Set<Deviation> deviations;
   private final String prefix;
   private final HttpServer server;
+  /** The HTTP layer in front of the server, or null when the client talks to the server directly. */
+  private final FaultyFront front;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final JsonMapper mapper;
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile boolean hung;
 
-  private FaultyServer(String prefix, Set<Deviation> deviations) throws IOException {
+  private FaultyServer(String prefix, Set<Deviation> deviations, boolean behindAFront) throws IOException {
     this.prefix = prefix;
     this.deviations = deviations.isEmpty() ? EnumSet.noneOf(Deviation.class) : EnumSet.copyOf(deviations);
     JsonMapper.Builder json = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
@@ -167,32 +215,51 @@ final class FaultyServer implements AutoCloseable {
       json.enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
     }
     this.mapper = json.build();
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    // A backlog for clause 11.4's 512 connections opened at once.
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
     server.createContext("/", this::handle);
     server.setExecutor(executor);
     server.start();
+    Deviation atTheFront = this.deviations.stream().filter(d -> d.atTheFront).findFirst().orElse(null);
+    this.front = behindAFront || atTheFront != null ? new FaultyFront(serverUrl(), atTheFront) : null;
   }
 
   static FaultyServer correct() throws IOException {
-    return new FaultyServer("", Set.of());
+    return new FaultyServer("", Set.of(), false);
   }
 
   /** A correct server whose paths all sit below a prefix such as {@code /api}. */
   static FaultyServer correctUnder(String prefix) throws IOException {
-    return new FaultyServer(prefix, Set.of());
+    return new FaultyServer(prefix, Set.of(), false);
+  }
+
+  /** A correct server behind a {@link FaultyFront} with no deviation: the front alone must change nothing. */
+  static FaultyServer correctBehindAFront() throws IOException {
+    return new FaultyServer("", Set.of(), true);
   }
 
   static FaultyServer with(Deviation deviation) throws IOException {
-    return new FaultyServer("", Set.of(deviation));
+    return new FaultyServer("", Set.of(deviation), false);
   }
 
   URI url() {
+    return front != null ? front.url() : serverUrl();
+  }
+
+  private URI serverUrl() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + prefix);
   }
 
   @Override
   public void close() {
     closed.countDown();
+    if (front != null) {
+      try {
+        front.close();
+      } catch (IOException ignored) {
+        // closing
+      }
+    }
     server.stop(0);
     executor.shutdownNow();
   }
@@ -456,6 +523,11 @@ final class FaultyServer implements AutoCloseable {
       return;
     }
 
+    if (has(Deviation.LONE_SURROGATE_NAMES_500) && !nameText.equals(withoutLoneSurrogates(nameText))) {
+      send(exchange, 500, "text/plain",
+          "Internal Server Error: 'utf-8' codec can't encode character: surrogates not allowed".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
     ObjectNode result = JsonNodeFactory.instance.objectNode().put("name", nameText);
     if (has(Deviation.AGE_AS_FLOAT)) {
       result.put("age", value.doubleValue());
@@ -465,6 +537,10 @@ final class FaultyServer implements AutoCloseable {
     result.put("valid", true);
     if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
       result.put("checked", true);
+    }
+    if (has(Deviation.LONE_SURROGATES_AS_RAW_BYTES)) {
+      send(exchange, 200, "application/json", wtf8(mapper.writeValueAsString(result)));
+      return;
     }
     sendJson(exchange, 200, result);
   }
@@ -560,6 +636,31 @@ final class FaultyServer implements AutoCloseable {
         return null;
       }
     }
+    return out.toByteArray();
+  }
+
+  /** The text with each lone surrogate replaced by U+FFFD: equal to the text when it has none. */
+  private static String withoutLoneSurrogates(String text) {
+    StringBuilder out = new StringBuilder();
+    text.codePoints().forEach(cp -> out.appendCodePoint(Character.isSurrogate((char) cp) && cp < 0x10000 ? 0xFFFD : cp));
+    return out.toString();
+  }
+
+  /** UTF-8, except that a lone surrogate is written as the three bytes of its code point (WTF-8). */
+  private static byte[] wtf8(String json) {
+    // The generator may have escaped lone surrogates; put them back as characters first.
+    String text = Pattern.compile("\\\\u([dD][89a-fA-F][0-9a-fA-F]{2})").matcher(json)
+        .replaceAll(m -> String.valueOf((char) Integer.parseInt(m.group(1), 16)));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    text.codePoints().forEach(cp -> {
+      if (cp >= 0xD800 && cp <= 0xDFFF) {
+        out.write(0xE0 | cp >> 12);
+        out.write(0x80 | cp >> 6 & 0x3F);
+        out.write(0x80 | cp & 0x3F);
+      } else {
+        out.writeBytes(new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8));
+      }
+    });
     return out.toByteArray();
   }
 

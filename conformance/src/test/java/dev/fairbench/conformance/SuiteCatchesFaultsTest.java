@@ -81,6 +81,21 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.LIMIT_COUNTS_CHARACTERS, FAIL, "4.6");
     expect(Deviation.DECODES_IDS_TWICE, FAIL, "3.3");
     expect(Deviation.CASE_INSENSITIVE_ROUTES, WARN, "10.3");
+    // Robustness: requests of shapes a hostile client sends (docs/CONFORMANCE-VALIDATION.md, Robustness).
+    expect(Deviation.LONE_SURROGATE_NAMES_500, FAIL, "5.9", "12.1");
+    expect(Deviation.LONE_SURROGATES_AS_RAW_BYTES, FAIL, "5.9");
+    expect(Deviation.CONTROL_BYTES_IN_TARGET_505, WARN, "12.3");
+    expect(Deviation.CONTROL_BYTES_IN_TARGET_KEPT, WARN, "12.3");
+    expect(Deviation.CONTROL_BYTES_IN_TARGET_CUT, FAIL, "12.3");
+    expect(Deviation.CONTROL_BYTES_IN_HEADER_VALUES_500, FAIL, "12.1");
+    expect(Deviation.LARGE_HEADER_BLOCKS_500, FAIL, "12.1");
+    expect(Deviation.CONTENT_LENGTH_OVER_TRANSFER_ENCODING, FAIL, "12.4");
+    expect(Deviation.FIRST_CONTENT_LENGTH_WINS, FAIL, "12.4");
+    expect(Deviation.INVALID_CONTENT_LENGTH_IS_ZERO, FAIL, "12.4");
+    expect(Deviation.FRAMING_ERROR_KEEPS_THE_CONNECTION, FAIL, "12.4");
+    expect(Deviation.IGNORES_EXPECT_CONTINUE, FAIL, "11.3");
+    expect(Deviation.CONNECTION_LIMIT, FAIL, "11.4");
+    expect(Deviation.SERIALISES_REQUEST_HEADS, FAIL, "11.5");
     // CRASHES_ON_ and HANGS_ON_DEEP_NESTING take every later clause down with them, and
     // REQUIRES_CHARSET_PARAMETER every check that posts JSON: checked on their own below.
   }
@@ -131,6 +146,15 @@ class SuiteCatchesFaultsTest {
       assertThat(report.overall()).isEqualTo(overall);
       report.clauses().stream().filter(c -> c.verdict() != Verdict.PASS)
           .forEach(c -> assertThat(c.findings()).as("findings of %s", c.id()).isNotEmpty());
+    }
+  }
+
+  @Test
+  void theCorrectServerBehindTheFrontPassesEveryClause() throws Exception {
+    // The front that carries the HTTP-layer deviations must change nothing by itself.
+    try (FaultyServer server = FaultyServer.correctBehindAFront()) {
+      SuiteReport report = ConformanceSuite.run(server.url());
+      assertThat(notPassing(report)).as(ConformanceReports.table(report)).isEmpty();
     }
   }
 

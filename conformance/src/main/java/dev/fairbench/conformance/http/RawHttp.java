@@ -132,6 +132,14 @@ public final class RawHttp {
     }
   }
 
+  /**
+   * Opens a connection that stays open across requests, for checks that need to see what follows a
+   * request on the same connection.
+   */
+  public RawConnection open() throws IOException {
+    return new RawConnection(connect(Math.toIntExact(timeout.toMillis())), timeout);
+  }
+
   /** Connects to the first address of the host that accepts, as OkHttp does ("localhost" may be ::1 and 127.0.0.1). */
   private Socket connect(int millis) throws IOException {
     IOException failure = null;
@@ -152,8 +160,17 @@ public final class RawHttp {
     throw failure != null ? failure : new ConnectException("no address for " + host);
   }
 
-  static RawResponse read(InputStream raw, boolean readBody) throws IOException {
-    InputStream in = new BufferedInputStream(raw);
+  /**
+   * Reads one final response from the stream, skipping interim (1xx) responses. A stream that is
+   * already buffered is read as it is, so that what follows the response stays in it.
+   */
+  public static RawResponse read(InputStream raw, boolean readBody) throws IOException {
+    return read(raw, readBody, true);
+  }
+
+  /** Reads one response: with {@code skipInterim} false an interim (1xx) response is returned too. */
+  static RawResponse read(InputStream raw, boolean readBody, boolean skipInterim) throws IOException {
+    InputStream in = raw instanceof BufferedInputStream ? raw : new BufferedInputStream(raw);
     while (true) {
       String statusLine = readLine(in, true);
       String[] parts = statusLine.split(" ", 3);
@@ -175,7 +192,7 @@ public final class RawHttp {
         headers.computeIfAbsent(line.substring(0, colon).trim(), k -> new ArrayList<>())
             .add(line.substring(colon + 1).trim());
       }
-      if (status / 100 == 1 && status != 101) {
+      if (status / 100 == 1 && status != 101 && skipInterim) {
         continue; // an interim response (100 Continue): the final one follows
       }
       RawResponse.Framing framing = RawResponse.framingOf(status, headers);

@@ -98,6 +98,56 @@ final class Expect {
         .isTrue();
   }
 
+  /**
+   * Clause 5.9: a 200 whose body is valid UTF-8 (no surrogate written as raw bytes) and JSON echoing
+   * the name, either exactly (the lone surrogate escaped back) or with U+FFFD in place of each lone
+   * surrogate, with age 1 and valid true.
+   */
+  static void echoedSafely(Exchange ex, String name) {
+    assertThat(ex.status())
+        .as("%s: expected 400, or 200 echoing the name as valid UTF-8 JSON, got %s", ex.request(), ex.summary())
+        .isEqualTo(200);
+    assertThat(Text.strictUtf8(ex.body()))
+        .as("%s: the 200 is not valid UTF-8 (a surrogate written as raw bytes?), got %s", ex.request(), ex.summary())
+        .isNotNull();
+    JsonNode body = jsonIn(ex, "the body");
+    String echoed = body.path("name").isTextual() ? body.path("name").textValue() : null;
+    assertThat(name.equals(echoed) || replaceLoneSurrogates(name).equals(echoed))
+        .as("%s: expected \"name\" echoed as %s, or with U+FFFD for each lone surrogate, got %s",
+            ex.request(), showSurrogates(name), ex.summary())
+        .isTrue();
+    assertThat(body.path("age").isNumber() && body.path("age").intValue() == 1 && body.path("valid").asBoolean(false))
+        .as("%s: expected \"age\" 1 and \"valid\" true, got %s", ex.request(), ex.summary())
+        .isTrue();
+  }
+
+  /** The text in quotes with every surrogate shown as its escape, so that a finding can print it. */
+  private static String showSurrogates(String text) {
+    StringBuilder out = new StringBuilder("\"");
+    text.chars().forEach(c -> {
+      if (Character.isSurrogate((char) c)) {
+        out.append(String.format("\\u%04x", c));
+      } else {
+        out.append((char) c);
+      }
+    });
+    return out.append('"').toString();
+  }
+
+  /** The text with each lone surrogate (one not part of a valid pair) replaced by U+FFFD. */
+  static String replaceLoneSurrogates(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        out.append(c).append(text.charAt(++i));
+      } else {
+        out.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    return out.toString();
+  }
+
   /** In a success body, "age" is a JSON integer: 30, not 30.0 nor "30". */
   static void ageIsAJsonInteger(Exchange ex) {
     JsonNode age = jsonIn(ex, "the body").path("age");

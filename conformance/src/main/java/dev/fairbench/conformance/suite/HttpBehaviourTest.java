@@ -2,13 +2,20 @@ package dev.fairbench.conformance.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
+import dev.fairbench.conformance.http.RawConnection;
 import dev.fairbench.conformance.http.RawResponse;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -32,6 +39,45 @@ import org.junit.jupiter.params.provider.EnumSource;
 class HttpBehaviourTest {
   private static final int REQUESTS = 200;
   private static final MediaType JSON = MediaType.get("application/json");
+
+  /** How long a client waits for 100 Continue before it sends the body anyway (curl waits 1 s). */
+  static final Duration CONTINUE_WAIT = Duration.ofSeconds(2);
+  /** Clause 11.4: connections open at once. */
+  static final int CONNECTIONS = 512;
+  static final Duration CONNECTIONS_DEADLINE = Duration.ofSeconds(10);
+  /** Clause 11.5: the slow client's pace, and how long the other client may wait meanwhile. */
+  static final Duration DRIBBLE_INTERVAL = Duration.ofMillis(100);
+  static final Duration OTHER_CLIENT_WAIT = Duration.ofSeconds(2);
+
+  /**
+   * The requests of clause 11.3, each sent with Expect: 100-continue. A valid person needs its body
+   * to be answered; the other two can be answered from the head alone (413, 415).
+   */
+  enum ExpectContinue {
+    VALID_PERSON("a valid person", "application/json", "{\"name\":\"Expect\",\"age\":30}".getBytes(StandardCharsets.UTF_8)),
+    OVER_ONE_MEBIBYTE("a body over 1 MiB", "application/json", Json.validBodyOfSize(Json.MIB + 1)),
+    WRONG_MEDIA_TYPE("a text/plain body", "text/plain", "{\"name\":\"a\",\"age\":1}".getBytes(StandardCharsets.UTF_8));
+
+    final String description;
+    final String contentType;
+    final byte[] body;
+
+    ExpectContinue(String description, String contentType, byte[] body) {
+      this.description = description;
+      this.contentType = contentType;
+      this.body = body;
+    }
+
+    byte[] head(HttpTarget server) {
+      return server.raw().head("POST", server.target("/validate"), "Content-Type: " + contentType,
+          "Content-Length: " + body.length, "Expect: 100-continue", "Connection: close");
+    }
+
+    @Override
+    public String toString() {
+      return "POST /validate with Expect: 100-continue, " + description;
+    }
+  }
 
   private final HttpTarget server;
 
@@ -111,5 +157,169 @@ class HttpBehaviourTest {
         .as("%s: the response (%s) has neither Content-Length nor Transfer-Encoding: chunked",
             probe.describe(), response.statusLine())
         .isIn(RawResponse.Framing.CONTENT_LENGTH, RawResponse.Framing.CHUNKED);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(ExpectContinue.class)
+  @Clause("11.3")
+  @DisplayName("Expect: 100-continue gets 100 Continue then the final response, or the final response at once")
+  void expectContinueIsAnswered(ExpectContinue request) {
+    // The answer the same request gets without Expect: whether it is right is other clauses' business,
+    // here Expect must change nothing but the 100 Continue before it.
+    Exchange without = server.postRaw("/validate", request.contentType, request.body);
+    server.requireResponsive(request.toString());
+    try (RawConnection connection = server.raw().open()) {
+      connection.write(request.head(server));
+      RawResponse first;
+      try {
+        first = connection.readInterimOrFinal(CONTINUE_WAIT);
+      } catch (SocketTimeoutException e) {
+        // A client that waited in vain sends the body anyway: what comes then goes into the finding.
+        connection.writeInBackground(request.body);
+        throw new AssertionError(request + ": neither 100 Continue nor a final response within "
+            + CONTINUE_WAIT.toSeconds() + " s of the head (RFC 9110 10.1.1); after the body was sent: "
+            + answerOrReason(connection));
+      }
+      Exchange answer;
+      if (first.status() == 100) {
+        connection.writeInBackground(request.body);
+        answer = connection.read().toExchange(request + ", body sent after 100 Continue");
+      } else {
+        answer = first.toExchange(request + ", answered before the body was sent");
+        assertThat(without.status() / 100)
+            .as("%s: expected 100 Continue (without Expect the request is answered %d, which needs the body), got %s",
+                answer.request(), without.status(), answer.summary())
+            .isNotEqualTo(2);
+      }
+      assertThat(answer.status())
+          .as("%s: expected status %d, as without Expect, got %s", answer.request(), without.status(), answer.summary())
+          .isEqualTo(without.status());
+    } catch (IOException e) {
+      throw server.noAnswer(request.toString(), e);
+    }
+  }
+
+  private static String answerOrReason(RawConnection connection) {
+    try {
+      return connection.read().toExchange("").summary();
+    } catch (IOException e) {
+      return "no answer (" + HttpTarget.reason(e) + ")";
+    }
+  }
+
+  @Test
+  @Clause("11.4")
+  @DisplayName("512 connections open at once are all served")
+  void manyOpenConnectionsAreAllServed() {
+    server.requireResponsive(CONNECTIONS + " connections at once");
+    String what = CONNECTIONS + " connections open at once, each sending GET /plaintext";
+    List<RawConnection> connections = new ArrayList<>();
+    try {
+      for (int i = 0; i < CONNECTIONS; i++) {
+        try {
+          connections.add(server.raw(Duration.ofSeconds(5)).open());
+        } catch (IOException e) {
+          throw new AssertionError(what + ": connection " + (i + 1) + " could not be opened (" + HttpTarget.reason(e) + ")", e);
+        }
+      }
+      byte[] request = server.raw().head("GET", server.target("/plaintext"));
+      long deadline = System.nanoTime() + CONNECTIONS_DEADLINE.toNanos();
+      List<String> problems = new ArrayList<>();
+      for (RawConnection connection : connections) {
+        try {
+          connection.write(request);
+        } catch (IOException e) {
+          problems.add("the request could not be written (" + HttpTarget.reason(e) + ")");
+        }
+      }
+      int served = 0;
+      for (RawConnection connection : connections) {
+        Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime(), Duration.ofMillis(1).toNanos()));
+        try {
+          RawResponse response = connection.read(left);
+          // Whether the answer is right is clause 1's business; here every connection must get one.
+          if (response.status() < 500) {
+            served++;
+          } else {
+            problems.add("got " + response.toExchange("").summary());
+          }
+        } catch (IOException e) {
+          problems.add(e instanceof SocketTimeoutException
+              ? "no answer within " + CONNECTIONS_DEADLINE.toSeconds() + " s" : "no answer (" + HttpTarget.reason(e) + ")");
+        }
+      }
+      assertThat(served)
+          .as("%s: %d of %d were answered within %d s; the others: %s", what, served, CONNECTIONS,
+              CONNECTIONS_DEADLINE.toSeconds(), summarise(problems))
+          .isEqualTo(CONNECTIONS);
+    } finally {
+      connections.forEach(RawConnection::close);
+    }
+  }
+
+  /** The distinct problems with how often each occurred, the first few only. */
+  private static String summarise(List<String> problems) {
+    List<String> lines = new ArrayList<>();
+    problems.stream().distinct().limit(3).forEach(p -> lines.add(problems.stream().filter(p::equals).count() + " × " + p));
+    long kinds = problems.stream().distinct().count();
+    return String.join("; ", lines) + (kinds > 3 ? "; and " + (kinds - 3) + " other kinds" : "");
+  }
+
+  @Test
+  @Clause("11.5")
+  @DisplayName("a client sending its request head one byte every 100 ms does not hold up another client")
+  void aSlowClientDoesNotHoldUpOthers() throws InterruptedException {
+    String what = "while another connection sent its request head one byte every "
+        + DRIBBLE_INTERVAL.toMillis() + " ms, GET /plaintext on a second connection";
+    server.requireResponsive(what);
+    // Long enough that the slow head is still incomplete when the check ends (about 7 s at this pace).
+    byte[] slowHead = server.raw().head("GET", server.target("/plaintext"), "X-Slow: " + "s".repeat(40), "Connection: close");
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger sent = new AtomicInteger();
+    RawConnection opened;
+    try {
+      opened = server.raw().open();
+    } catch (IOException e) {
+      throw server.noAnswer(what, e);
+    }
+    try (RawConnection slow = opened) {
+      Thread dribbler = Thread.ofVirtual().name("slow-client").start(() -> {
+        try {
+          for (byte b : slowHead) {
+            if (stop.get()) {
+              return;
+            }
+            slow.write(new byte[] {b});
+            sent.incrementAndGet();
+            Thread.sleep(DRIBBLE_INTERVAL);
+          }
+        } catch (IOException | InterruptedException ignored) {
+          // The server closed the slow connection, or the check is over.
+        }
+      });
+      try {
+        Thread.sleep(DRIBBLE_INTERVAL.multipliedBy(3).plusMillis(50));
+        byte[] request = server.raw().request("GET", server.target("/plaintext"), null, null, true);
+        long start = System.nanoTime();
+        RawResponse response;
+        try {
+          response = server.raw(OTHER_CLIENT_WAIT).exchange(request);
+        } catch (IOException e) {
+          throw new AssertionError(what + ": no answer within " + OTHER_CLIENT_WAIT.toSeconds() + " s ("
+              + (e instanceof SocketTimeoutException ? "timed out" : HttpTarget.reason(e)) + ")", e);
+        }
+        long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(response.status())
+            .as("%s: expected an answer, got %s after %d ms", what, response.toExchange("").summary(), millis)
+            .isLessThan(500);
+        assertThat(sent.get())
+            .as("%s: the slow head was already complete, so the check proves nothing", what)
+            .isLessThan(slowHead.length);
+      } finally {
+        stop.set(true);
+        dribbler.interrupt();
+        dribbler.join(Duration.ofSeconds(1));
+      }
+    }
   }
 }

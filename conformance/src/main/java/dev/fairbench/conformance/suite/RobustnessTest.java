@@ -2,15 +2,20 @@ package dev.fairbench.conformance.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.conformance.Severity;
+import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
 import dev.fairbench.conformance.http.NoResponseException;
+import dev.fairbench.conformance.http.RawConnection;
 import dev.fairbench.conformance.http.RawHttp;
 import dev.fairbench.conformance.http.RawResponse;
+import dev.fairbench.conformance.http.Text;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
@@ -109,6 +114,46 @@ class RobustnessTest {
       byte[] request(HttpTarget server) {
         return post(server, "[".repeat(Json.MIB).getBytes(StandardCharsets.US_ASCII));
       }
+    },
+    HEADER_OF_64_KIB("a 64 KiB header") {
+      @Override
+      byte[] request(HttpTarget server) {
+        return getPlaintext(server, "X-Large: " + "a".repeat(64 * 1024));
+      }
+    },
+    THOUSAND_HEADERS("1,000 headers of 64 bytes") {
+      @Override
+      byte[] request(HttpTarget server) {
+        String[] headers = new String[1000];
+        for (int i = 0; i < headers.length; i++) {
+          headers[i] = String.format("X-Header-%03d: %s", i, "h".repeat(48)); // 64 bytes with CRLF
+        }
+        return getPlaintext(server, headers);
+      }
+    },
+    NUL_IN_A_HEADER_VALUE("a NUL byte in a header value") {
+      @Override
+      byte[] request(HttpTarget server) {
+        return getPlaintext(server, "X-Test: a\u0000b");
+      }
+    },
+    SOH_IN_A_HEADER_VALUE("a 0x01 byte in a header value") {
+      @Override
+      byte[] request(HttpTarget server) {
+        return getPlaintext(server, "X-Test: a\u0001b");
+      }
+    },
+    ESC_IN_A_HEADER_VALUE("a 0x1B byte in a header value") {
+      @Override
+      byte[] request(HttpTarget server) {
+        return getPlaintext(server, "X-Test: a\u001bb");
+      }
+    },
+    DEL_IN_A_HEADER_VALUE("a 0x7F byte in a header value") {
+      @Override
+      byte[] request(HttpTarget server) {
+        return getPlaintext(server, "User-Agent: a\u007fb");
+      }
     };
 
     private final String description;
@@ -139,6 +184,13 @@ class RobustnessTest {
     @Override
     public String toString() {
       return description;
+    }
+
+    /** GET /plaintext with these header lines (written as ISO-8859-1: one byte per character) and Connection: close. */
+    private static byte[] getPlaintext(HttpTarget server, String... headerLines) {
+      String[] lines = Arrays.copyOf(headerLines, headerLines.length + 1);
+      lines[headerLines.length] = "Connection: close";
+      return server.raw().head("GET", server.target("/plaintext"), lines);
     }
 
     private static byte[] get(HttpTarget server, String path) {
@@ -196,8 +248,214 @@ class RobustnessTest {
     Expect.alive(server, shape.toString());
   }
 
-  @Test
+  /** The request targets of clause 12.3, each holding a control byte, with the id a server that keeps the byte answers. */
+  enum ControlByteTarget {
+    NUL_IN_A_PATH("/plain\u0000text", null),
+    NUL_AT_THE_END("/plaintext\u0000", null),
+    NUL_IN_AN_ID("/user/a\u0000b", "a\u0000b"),
+    SOH_IN_AN_ID("/user/a\u0001b", "a\u0001b"),
+    ESC_IN_AN_ID("/user/a\u001bb", "a\u001bb"),
+    DEL_IN_AN_ID("/user/a\u007fb", "a\u007fb");
+
+    final String target;
+    /** The id a server that keeps the byte would answer, or null where the path is no route with the byte in it. */
+    final String keptId;
+
+    ControlByteTarget(String target, String keptId) {
+      this.target = target;
+      this.keptId = keptId;
+    }
+
+    @Override
+    public String toString() {
+      return "GET " + Text.preview(target, 40);
+    }
+  }
+
   @Order(3)
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(ControlByteTarget.class)
+  @Clause(value = "12.3", severity = Severity.WARN)
+  @DisplayName("a control byte in the request target answers 4xx or closes; 505, or the byte kept in the path, is tolerated")
+  void controlByteInTheRequestTarget(ControlByteTarget request) {
+    String what = request.toString();
+    server.requireResponsive(what);
+    RawResponse response;
+    try {
+      response = server.raw().exchange(server.raw().head("GET", server.target(request.target), "Connection: close"));
+    } catch (SocketTimeoutException e) {
+      throw server.noAnswer(what, e);
+    } catch (IOException e) {
+      return; // closed or reset without an answer: the request was refused
+    }
+    Exchange ex = response.toExchange(what);
+    if (ex.status() / 100 == 4) {
+      return;
+    }
+    if (ex.status() == 505) {
+      throw new ImplementationDefined(what + ": answered 505 HTTP Version Not Supported (tolerated: a runtime's HTTP "
+          + "parser that ends the target at the control byte, SPEC runtime-parser exceptions); preferred: 400 or closed");
+    }
+    if (ex.status() == 200 && request.keptId != null && keepsTheId(ex, request.keptId)) {
+      throw new ImplementationDefined(what + ": served with the control byte kept in the id (tolerated: a runtime's "
+          + "HTTP parser that takes it into the path, SPEC runtime-parser exceptions); preferred: 400 or closed");
+    }
+    throw new AssertionError(what + ": expected a 4xx or the connection closed (or, tolerated, 505 or the byte "
+        + "kept in the path), got " + ex.summary());
+  }
+
+  private static boolean keepsTheId(Exchange ex, String id) {
+    try {
+      return id.equals(Json.parse(ex.body()).path("id").textValue());
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** A request a server reading the wrong framing would find in the body: its answer shows the desynchronisation. */
+  private static final String SMUGGLED = "GET /user/smuggled HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  private static final String PERSON = "{\"name\":\"a\",\"age\":1}";
+
+  /**
+   * The requests of clause 12.4. Each is built so that a server that reads its body by the wrong
+   * framing finds {@link #SMUGGLED} after the body and answers it as a request of its own; a server
+   * that reads {@code Transfer-Encoding: chunked} gets invalid JSON ({@code X} then the smuggled
+   * request), so it answers 400 too.
+   */
+  enum AmbiguousFraming {
+    CONTENT_LENGTH_THEN_CHUNKED("Content-Length, then Transfer-Encoding: chunked") {
+      @Override
+      String headersAndBody() {
+        return "Content-Length: " + chunkedPrefixLength() + "\r\nTransfer-Encoding: chunked\r\n\r\n" + chunkedBody();
+      }
+    },
+    CHUNKED_THEN_CONTENT_LENGTH("Transfer-Encoding: chunked, then Content-Length") {
+      @Override
+      String headersAndBody() {
+        return "Transfer-Encoding: chunked\r\nContent-Length: " + chunkedPrefixLength() + "\r\n\r\n" + chunkedBody();
+      }
+    },
+    TWO_CONTENT_LENGTHS_SMALLER_FIRST("two Content-Lengths, the smaller first") {
+      @Override
+      String headersAndBody() {
+        return "Content-Length: " + PERSON.length() + "\r\nContent-Length: " + (PERSON.length() + SMUGGLED.length())
+            + "\r\n\r\n" + PERSON + SMUGGLED;
+      }
+    },
+    TWO_CONTENT_LENGTHS_LARGER_FIRST("two Content-Lengths, the larger first") {
+      @Override
+      String headersAndBody() {
+        return "Content-Length: " + (PERSON.length() + SMUGGLED.length()) + "\r\nContent-Length: " + PERSON.length()
+            + "\r\n\r\n" + PERSON + SMUGGLED;
+      }
+    },
+    CONTENT_LENGTH_LIST("Content-Length: a list of two values") {
+      @Override
+      String headersAndBody() {
+        return "Content-Length: " + PERSON.length() + ", " + (PERSON.length() + SMUGGLED.length())
+            + "\r\n\r\n" + PERSON + SMUGGLED;
+      }
+    },
+    NEGATIVE_CONTENT_LENGTH("Content-Length: -1") {
+      @Override
+      String headersAndBody() {
+        return "Content-Length: -1\r\n\r\n" + SMUGGLED;
+      }
+    },
+    NON_NUMERIC_CONTENT_LENGTH("Content-Length: abc") {
+      @Override
+      String headersAndBody() {
+        return "Content-Length: abc\r\n\r\n" + SMUGGLED;
+      }
+    };
+
+    private final String description;
+
+    AmbiguousFraming(String description) {
+      this.description = description;
+    }
+
+    /** The header lines that frame the body, the empty line, and the body. */
+    abstract String headersAndBody();
+
+    byte[] request(HttpTarget server) {
+      String head = "POST " + server.target("/validate") + " HTTP/1.1\r\nHost: " + server.raw().hostHeader()
+          + "\r\nContent-Type: application/json\r\n";
+      return (head + headersAndBody()).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** One chunk holding X and the smuggled request, then the last chunk. */
+    static String chunkedBody() {
+      String data = "X" + SMUGGLED;
+      return Integer.toHexString(data.length()) + "\r\n" + data + "\r\n0\r\n\r\n";
+    }
+
+    /** A Content-Length that ends the body just before the smuggled request inside the chunk. */
+    static int chunkedPrefixLength() {
+      return (Integer.toHexString(("X" + SMUGGLED).length()) + "\r\nX").length();
+    }
+
+    @Override
+    public String toString() {
+      return "POST /validate with " + description;
+    }
+  }
+
+  /** How long 12.4 waits for each answer: a server that waits for more body bytes is desynchronised too. */
+  private static final Duration FRAMING_WAIT = Duration.ofSeconds(5);
+
+  @Order(4)
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(AmbiguousFraming.class)
+  @Clause("12.4")
+  @DisplayName("ambiguous framing answers 400 or closes the connection, and never desynchronises it")
+  void ambiguousFramingAnswers400AndNeverDesynchronises(AmbiguousFraming request) {
+    String what = request.toString();
+    // What GET /plaintext gets on a connection of its own: the next request must get the same.
+    Exchange alone = server.get("/plaintext");
+    server.requireResponsive(what);
+    try (RawConnection connection = server.raw(FRAMING_WAIT).open()) {
+      connection.write(request.request(server));
+      RawResponse first;
+      try {
+        first = connection.read();
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError(what + ": no answer within " + FRAMING_WAIT.toSeconds()
+            + " s and the connection left open (the server waits for body bytes that the framing does not promise)", e);
+      } catch (IOException e) {
+        return; // closed without an answer: refused
+      }
+      assertThat(first.status())
+          .as("%s: expected 400 or the connection closed, got %s", what, first.toExchange(what).summary())
+          .isEqualTo(400);
+      String next = "then GET /plaintext on the same connection";
+      try {
+        connection.write(server.raw().request("GET", server.target("/plaintext"), null, null, true));
+      } catch (IOException e) {
+        return; // closed after the 400
+      }
+      RawResponse second;
+      try {
+        second = connection.read();
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError(what + ": answered 400, " + next + " got no answer within " + FRAMING_WAIT.toSeconds()
+            + " s: desynchronised (the next request was read as part of the first one's body)", e);
+      } catch (IOException e) {
+        return; // closed after the 400
+      }
+      Exchange answer = second.toExchange(next);
+      assertThat(answer.status() == alone.status() && Arrays.equals(answer.body(), alone.body()))
+          .as("%s: answered 400, %s got %s: desynchronised (bytes of the first request's body were answered as a "
+              + "request of their own), expected what it gets alone (%s) or the connection closed", what, next,
+              answer.summary(), alone.summary())
+          .isTrue();
+    } catch (IOException e) {
+      throw server.noAnswer(what, e);
+    }
+  }
+
+  @Test
+  @Order(5)
   @Clause("12.1")
   @DisplayName("no request of the whole suite yielded a 5xx")
   void noEarlierCheckGotA5xx() {
@@ -210,7 +468,7 @@ class RobustnessTest {
   }
 
   @Test
-  @Order(4)
+  @Order(6)
   @Clause("12.2")
   @DisplayName("at the end of the suite the server still answers GET /plaintext")
   void serverStillAnswersAtTheEnd() {

@@ -1,5 +1,6 @@
 package dev.fairbench.conformance.suite;
 
+import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
@@ -111,7 +112,10 @@ class ValidateBodyTest {
         Arguments.of("a lone 0xFF byte", new byte[] {(byte) 0xFF}),
         Arguments.of("an overlong encoding of / (C0 AF)", new byte[] {(byte) 0xC0, (byte) 0xAF}),
         Arguments.of("a truncated 3-byte sequence (E2 82)", new byte[] {(byte) 0xE2, (byte) 0x82}),
-        Arguments.of("an encoded surrogate (ED A0 80)", new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}),
+        Arguments.of("an encoded high surrogate (ED A0 80)", new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}),
+        Arguments.of("an encoded low surrogate (ED B0 80)", new byte[] {(byte) 0xED, (byte) 0xB0, (byte) 0x80}),
+        Arguments.of("U+1F600 as an encoded surrogate pair, CESU-8 (ED A0 BD ED B8 80)",
+            new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0xBD, (byte) 0xED, (byte) 0xB8, (byte) 0x80}),
         Arguments.of("a stray continuation byte (80)", new byte[] {(byte) 0x80}));
   }
 
@@ -122,6 +126,39 @@ class ValidateBodyTest {
   void invalidUtf8Answers400(String what, byte[] bytes) {
     byte[] body = concat("{\"name\":\"a", bytes, "b\",\"age\":1}");
     Expect.status(server.postValidate("application/json", body), 400);
+  }
+
+  @ParameterizedTest(name = "an unknown key holding {0}")
+  @MethodSource("invalidUtf8")
+  @Clause("5.7")
+  @DisplayName("a body that is not valid UTF-8 answers 400, also where no field validation looks")
+  void invalidUtf8UnderAnUnknownKeyAnswers400(String what, byte[] bytes) {
+    byte[] body = concat("{\"name\":\"a\",\"age\":1,\"x\":\"a", bytes, "b\"}");
+    Expect.status(server.postValidate("application/json", body), 400);
+  }
+
+  static Stream<Arguments> loneSurrogates() {
+    // JSON text in ASCII: the surrogates are \\u escapes, which the grammar allows one by one.
+    return Stream.of(
+        Arguments.of("name \\ud800, a lone high surrogate", "{\"name\":\"\\ud800\",\"age\":1}", "\ud800"),
+        Arguments.of("name \\udc00, a lone low surrogate", "{\"name\":\"\\udc00\",\"age\":1}", "\udc00"),
+        Arguments.of("name a\\udc00\\ud800b, a low surrogate before a high one",
+            "{\"name\":\"a\\udc00\\ud800b\",\"age\":1}", "a\udc00\ud800b"),
+        Arguments.of("name \\ud800x, a high surrogate before a letter", "{\"name\":\"\\ud800x\",\"age\":1}", "\ud800x"),
+        Arguments.of("\\ud800 under an unknown key", "{\"name\":\"a\",\"age\":1,\"x\":\"\\ud800\"}", "a"),
+        Arguments.of("\\udc00 as a key", "{\"\\udc00\":1,\"name\":\"a\",\"age\":1}", "a"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("loneSurrogates")
+  @Clause("5.9")
+  @DisplayName("a lone surrogate escape answers 400, or the name is echoed as valid UTF-8 JSON; never 5xx")
+  void loneSurrogateAnswers400OrIsEchoedSafely(String what, String body, String name) {
+    Exchange ex = server.postJson(body);
+    if (ex.status() == 400) {
+      return;
+    }
+    Expect.echoedSafely(ex, name);
   }
 
   @ParameterizedTest(name = "a name holding the raw byte 0x{0}")

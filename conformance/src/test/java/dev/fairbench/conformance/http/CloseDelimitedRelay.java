@@ -1,5 +1,6 @@
 package dev.fairbench.conformance.http;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -54,7 +55,15 @@ public final class CloseDelimitedRelay implements AutoCloseable {
           // either side closed
         }
       });
-      RawResponse response = RawHttp.read(server.getInputStream(), true);
+      InputStream fromServer = new BufferedInputStream(server.getInputStream());
+      OutputStream toClient = client.getOutputStream();
+      RawResponse response = RawHttp.read(fromServer, true, false);
+      while (response.status() / 100 == 1) {
+        // An interim response (100 Continue) is relayed as it is: the client waits for it.
+        toClient.write((response.statusLine() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        toClient.flush();
+        response = RawHttp.read(fromServer, true, false);
+      }
       StringBuilder head = new StringBuilder(response.statusLine()).append("\r\n");
       for (Map.Entry<String, List<String>> header : response.headers().entrySet()) {
         String name = header.getKey();
@@ -65,7 +74,6 @@ public final class CloseDelimitedRelay implements AutoCloseable {
         header.getValue().forEach(v -> head.append(name).append(": ").append(v).append("\r\n"));
       }
       head.append("Connection: close\r\n\r\n");
-      OutputStream toClient = client.getOutputStream();
       toClient.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
       toClient.write(response.body());
       toClient.flush();

@@ -106,6 +106,40 @@ class RawHttpTest {
   }
 
   @Test
+  void aConnectionKeepsWhatFollowsAResponseForTheNextRead() throws Exception {
+    // Two responses in one write: the second must not be lost in the first read's buffer.
+    serve(s -> answer(s, "HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\nnoHTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nsmuggled!"));
+    try (RawConnection connection = raw.open()) {
+      connection.write(raw.head("POST", "/validate"));
+      assertThat(connection.read().status()).isEqualTo(400);
+      RawResponse next = connection.read(Duration.ofSeconds(1));
+      assertThat(next.status()).isEqualTo(200);
+      assertThat(new String(next.body(), StandardCharsets.US_ASCII)).isEqualTo("smuggled!");
+    }
+  }
+
+  @Test
+  void aConnectionCanSeeAnInterimResponse() throws Exception {
+    serve(s -> answer(s, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+    try (RawConnection connection = raw.open()) {
+      connection.write(raw.head("POST", "/validate", "Expect: 100-continue"));
+      RawResponse interim = connection.readInterimOrFinal(Duration.ofSeconds(1));
+      assertThat(interim.status()).isEqualTo(100);
+      assertThat(interim.framing()).isEqualTo(RawResponse.Framing.NO_BODY);
+      assertThat(connection.readInterimOrFinal(Duration.ofSeconds(1)).status()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aConnectionReadTimesOutWhenNothingComes() throws Exception {
+    serve(s -> sleep(1500));
+    try (RawConnection connection = raw.open()) {
+      connection.write(raw.head("GET", "/"));
+      assertThatThrownBy(() -> connection.read(Duration.ofMillis(200))).isInstanceOf(SocketTimeoutException.class);
+    }
+  }
+
+  @Test
   void headOnlyReportsFramingWithoutWaitingForTheBody() throws Exception {
     // The body never ends: reading it would time out.
     serve(s -> {

@@ -1,0 +1,368 @@
+package dev.fairbench.conformance;
+
+import dev.fairbench.conformance.FaultyServer.Deviation;
+import dev.fairbench.conformance.http.RawHttp;
+import dev.fairbench.conformance.http.RawResponse;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The HTTP/1.1 layer of a {@link FaultyServer}, for the deviations that live there: how a request
+ * is parsed and framed, and how connections are handled. It reads each request off the client's
+ * connection itself (request line, headers, a body by {@code Content-Length} or chunked), forwards it
+ * to the server as a clean request on a connection of its own, and writes the answer back with a
+ * {@code Content-Length}, keeping the client's connection open unless the client asked to close it.
+ * With no deviation it is transparent: the suite must PASS the correct server behind it. A request
+ * whose framing is ambiguous is forwarded without a body, so that the server's own parser refuses
+ * it, and the client's connection is then closed: what the body holds is never read as a request.
+ */
+final class FaultyFront implements AutoCloseable {
+  /** CONNECTION_LIMIT: connections served at once; more wait, unserved, until one closes. */
+  static final int CONNECTION_LIMIT = 256;
+  /** LARGE_HEADER_BLOCKS_500: a request head larger than this answers 500. */
+  static final int LARGE_HEAD = 32 * 1024;
+  private static final int MAX_HEAD = 1024 * 1024;
+
+  private final ServerSocket listener;
+  private final InetSocketAddress backend;
+  private final Deviation deviation;
+  /** SERIALISES_REQUEST_HEADS: one request head read at a time, as a blocking single-threaded parser does. */
+  private final ReentrantLock headLock = new ReentrantLock();
+  private final Semaphore slots = new Semaphore(CONNECTION_LIMIT);
+
+  /** {@code deviation} may be null: a transparent front. */
+  FaultyFront(URI backend, Deviation deviation) throws IOException {
+    this.backend = new InetSocketAddress(backend.getHost(), backend.getPort());
+    this.deviation = deviation;
+    this.listener = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
+    Thread.ofVirtual().name("faulty-front").start(this::acceptLoop);
+  }
+
+  URI url() {
+    return URI.create("http://127.0.0.1:" + listener.getLocalPort());
+  }
+
+  private boolean has(Deviation d) {
+    return deviation == d;
+  }
+
+  private void acceptLoop() {
+    while (!listener.isClosed()) {
+      try {
+        Socket client = listener.accept();
+        Thread.ofVirtual().start(() -> serve(client));
+      } catch (IOException e) {
+        return; // closed
+      }
+    }
+  }
+
+  private void serve(Socket client) {
+    boolean limited = has(Deviation.CONNECTION_LIMIT);
+    if (limited) {
+      slots.acquireUninterruptibly();
+    }
+    try (client) {
+      client.setTcpNoDelay(true);
+      InputStream in = new BufferedInputStream(client.getInputStream());
+      OutputStream out = client.getOutputStream();
+      for (Request request = readRequest(in); request != null; request = readRequest(in)) {
+        if (!answer(request, in, out)) {
+          return;
+        }
+      }
+    } catch (IOException e) {
+      // the client or the server went away
+    } finally {
+      if (limited) {
+        slots.release();
+      }
+    }
+  }
+
+  /** A request head as read: the request line and the header lines, unparsed beyond name and value. */
+  private record Request(String line, List<String> headerLines, int size) {
+    String target() {
+      int first = line.indexOf(' ');
+      int last = line.lastIndexOf(' ');
+      return first < 0 || last <= first ? "" : line.substring(first + 1, last);
+    }
+
+    List<String> values(String name) {
+      List<String> values = new ArrayList<>();
+      for (String header : headerLines) {
+        int colon = header.indexOf(':');
+        if (colon > 0 && header.substring(0, colon).trim().equalsIgnoreCase(name)) {
+          values.add(header.substring(colon + 1).strip());
+        }
+      }
+      return values;
+    }
+
+    boolean has(String name, String value) {
+      return values(name).stream().anyMatch(v -> v.equalsIgnoreCase(value));
+    }
+  }
+
+  /** The next request head, or null at the end of the stream before one starts. Empty lines before it are skipped. */
+  private Request readRequest(InputStream in) throws IOException {
+    int b = in.read();
+    while (b == '\r' || b == '\n') {
+      b = in.read();
+    }
+    if (b == -1) {
+      return null;
+    }
+    boolean locked = has(Deviation.SERIALISES_REQUEST_HEADS);
+    if (locked) {
+      headLock.lock();
+    }
+    try {
+      ByteArrayOutputStream head = new ByteArrayOutputStream();
+      head.write(b);
+      int last4 = b; // the last four bytes read, to see the empty line that ends the head
+      while (last4 != 0x0d0a0d0a) {
+        int next = in.read();
+        if (next == -1) {
+          throw new EOFException("the client closed the connection in the middle of a request head");
+        }
+        head.write(next);
+        last4 = last4 << 8 | next;
+        if (head.size() > MAX_HEAD) {
+          throw new IOException("request head larger than " + MAX_HEAD + " bytes");
+        }
+      }
+      String text = head.toString(StandardCharsets.ISO_8859_1);
+      List<String> lines = new ArrayList<>(List.of(text.substring(0, text.length() - 4).split("\r\n", -1)));
+      return new Request(lines.removeFirst(), lines, head.size());
+    } finally {
+      if (locked) {
+        headLock.unlock();
+      }
+    }
+  }
+
+  /** Answers one request; false when the client's connection must be closed. */
+  private boolean answer(Request request, InputStream in, OutputStream out) throws IOException {
+    String target = request.target();
+    if (has(Deviation.CONTROL_BYTES_IN_TARGET_505) && hasControlByte(target)) {
+      // What Bun's parser writes (HttpErrors.h), then it closes.
+      out.write("HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      return false;
+    }
+    if (has(Deviation.CONTROL_BYTES_IN_HEADER_VALUES_500) && request.headerLines().stream().anyMatch(FaultyFront::hasControlByte)) {
+      writeError(out, 500, "header value with a control character", true);
+      return false;
+    }
+    if (has(Deviation.LARGE_HEADER_BLOCKS_500) && request.size() > LARGE_HEAD) {
+      writeError(out, 500, "request head too large for the buffer", true);
+      return false;
+    }
+    String line = request.line();
+    if (has(Deviation.CONTROL_BYTES_IN_TARGET_KEPT) && hasControlByte(target)) {
+      line = line.replace(target, percentEncodeControlBytes(target));
+    }
+    if (has(Deviation.CONTROL_BYTES_IN_TARGET_CUT) && hasControlByte(target)) {
+      // A C string: the target ends at the control byte.
+      line = line.replace(target, target.substring(0, firstControlByte(target)));
+    }
+
+    List<String> lengths = request.values("Content-Length");
+    List<String> codings = request.values("Transfer-Encoding");
+    boolean chunked = codings.size() == 1 && codings.getFirst().equalsIgnoreCase("chunked");
+    boolean ambiguous = !lengths.isEmpty() && !codings.isEmpty() || lengths.size() > 1
+        || lengths.size() == 1 && !isLength(lengths.getFirst()) || !codings.isEmpty() && !chunked;
+    Long length = null;
+    boolean decided = true;
+    if (has(Deviation.CONTENT_LENGTH_OVER_TRANSFER_ENCODING) && lengths.size() == 1 && codings.size() == 1
+        && isLength(lengths.getFirst())) {
+      length = Long.parseLong(lengths.getFirst());
+      chunked = false;
+    } else if (has(Deviation.FIRST_CONTENT_LENGTH_WINS) && codings.isEmpty()
+        && (lengths.size() > 1 || lengths.size() == 1 && lengths.getFirst().contains(","))
+        && isLength(lengths.getFirst().split(",")[0].strip())) {
+      length = Long.parseLong(lengths.getFirst().split(",")[0].strip());
+    } else if (has(Deviation.INVALID_CONTENT_LENGTH_IS_ZERO) && lengths.size() == 1 && codings.isEmpty()
+        && !isLength(lengths.getFirst())) {
+      length = 0L;
+    } else {
+      decided = false;
+    }
+    if (!decided && ambiguous) {
+      if (has(Deviation.FRAMING_ERROR_KEEPS_THE_CONNECTION)) {
+        writeError(out, 400, "ambiguous message framing", false);
+        return true; // and whatever the body held is read as the next request
+      }
+      return forward(line, request, null, out, true);
+    }
+    if (!decided && lengths.size() == 1) {
+      length = Long.parseLong(lengths.getFirst());
+    }
+
+    if ((chunked || length != null) && request.has("Expect", "100-continue") && !has(Deviation.IGNORES_EXPECT_CONTINUE)) {
+      out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+    }
+    byte[] body;
+    if (chunked) {
+      body = readChunked(in);
+    } else if (length != null) {
+      body = in.readNBytes(Math.toIntExact(length));
+      if (body.length < length) {
+        return false; // the client closed in the middle of the body
+      }
+    } else {
+      body = null;
+    }
+    return forward(line, request, body, out, request.has("Connection", "close"));
+  }
+
+  /** Sends the request to the server on a connection of its own and writes its answer back. */
+  private boolean forward(String line, Request request, byte[] body, OutputStream out, boolean close) throws IOException {
+    StringBuilder head = new StringBuilder(line).append("\r\n");
+    for (String header : request.headerLines()) {
+      String name = header.contains(":") ? header.substring(0, header.indexOf(':')).trim().toLowerCase(Locale.ROOT) : "";
+      boolean framing = name.equals("content-length") || name.equals("transfer-encoding");
+      if (body != null && framing || name.equals("connection") || name.equals("expect")) {
+        continue;
+      }
+      head.append(header).append("\r\n");
+    }
+    if (body != null) {
+      head.append("Content-Length: ").append(body.length).append("\r\n");
+    }
+    head.append("Connection: close\r\n\r\n");
+    RawResponse response;
+    try (Socket server = new Socket()) {
+      server.setTcpNoDelay(true);
+      server.connect(backend);
+      OutputStream toServer = server.getOutputStream();
+      byte[] bytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+      byte[] all = body == null ? bytes : RawHttp.concat(bytes, body);
+      Thread writer = Thread.ofVirtual().start(() -> {
+        try {
+          toServer.write(all);
+          toServer.flush();
+        } catch (IOException ignored) {
+          // the server answered (413) without reading everything
+        }
+      });
+      try {
+        response = RawHttp.read(server.getInputStream(), true);
+      } finally {
+        server.close();
+        try {
+          writer.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+    StringBuilder reply = new StringBuilder(response.statusLine()).append("\r\n");
+    for (Map.Entry<String, List<String>> header : response.headers().entrySet()) {
+      String name = header.getKey();
+      if (!name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Transfer-Encoding")
+          && !name.equalsIgnoreCase("Connection")) {
+        header.getValue().forEach(value -> reply.append(name).append(": ").append(value).append("\r\n"));
+      }
+    }
+    reply.append("Content-Length: ").append(response.body().length).append("\r\n");
+    if (close) {
+      reply.append("Connection: close\r\n");
+    }
+    out.write(RawHttp.concat(reply.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1), response.body()));
+    out.flush();
+    return !close;
+  }
+
+  private static byte[] readChunked(InputStream in) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    while (true) {
+      String sizeLine = readLine(in);
+      int size;
+      try {
+        size = Integer.parseInt(sizeLine.split(";", 2)[0].strip(), 16);
+      } catch (NumberFormatException e) {
+        throw new IOException("invalid chunk size: " + sizeLine);
+      }
+      if (size == 0) {
+        while (!readLine(in).isEmpty()) {
+          // trailers
+        }
+        return body.toByteArray();
+      }
+      byte[] chunk = in.readNBytes(size);
+      if (chunk.length < size || !readLine(in).isEmpty()) {
+        throw new EOFException("chunk cut short");
+      }
+      body.writeBytes(chunk);
+    }
+  }
+
+  private static String readLine(InputStream in) throws IOException {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    for (int b = in.read(); b != '\n'; b = in.read()) {
+      if (b == -1) {
+        throw new EOFException("the client closed the connection in the middle of a chunked body");
+      }
+      if (b != '\r') {
+        line.write(b);
+      }
+    }
+    return line.toString(StandardCharsets.ISO_8859_1);
+  }
+
+  private static boolean isLength(String value) {
+    return value.matches("[0-9]{1,18}");
+  }
+
+  private static boolean hasControlByte(String text) {
+    return text.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f);
+  }
+
+  private static int firstControlByte(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (hasControlByte(text.substring(i, i + 1))) {
+        return i;
+      }
+    }
+    return text.length();
+  }
+
+  private static String percentEncodeControlBytes(String target) {
+    StringBuilder out = new StringBuilder();
+    target.chars().forEach(c -> out.append(c < 0x20 || c == 0x7f ? String.format("%%%02X", c) : String.valueOf((char) c)));
+    return out.toString();
+  }
+
+  private static void writeError(OutputStream out, int status, String message, boolean close) throws IOException {
+    byte[] body = ("{\"error\":\"" + message + "\"}").getBytes(StandardCharsets.US_ASCII);
+    String head = "HTTP/1.1 " + status + (status == 400 ? " Bad Request" : " Internal Server Error") + "\r\n"
+        + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
+        + (close ? "Connection: close\r\n" : "") + "\r\n";
+    out.write(head.getBytes(StandardCharsets.US_ASCII));
+    out.write(body);
+    out.flush();
+  }
+
+  @Override
+  public void close() throws IOException {
+    listener.close();
+  }
+}

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
       RunCommand.class,
       RateCommand.class,
       PilotCommand.class,
+      ReproduceCommand.class,
       ReportCommand.class,
       CompareCommand.class,
       CleanupCommand.class,

@@ -2,6 +2,9 @@
 
 It is a test fixture of the orchestrator, not an entry: it lets the orchestrator's tests run the
 whole pipeline from a folder of their own. The variant "wrong-json" breaks GET /json on purpose.
+TINY_FAULT (with TINY_FAULT_AFTER, a count of GET /json requests) makes it fail in the middle of
+a benchmark, as the fault fixtures under ../../faults/ ask: "die" SIGKILLs the process, "grow"
+keeps 1 MiB more per request until the memory limit's OOM killer ends it, "hang" SIGSTOPs it.
 """
 
 import json
@@ -14,6 +17,23 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MAX_BODY = 1024 * 1024
 BREAK = os.environ.get("TINY_BREAK", "")
+FAULT = os.environ.get("TINY_FAULT", "")
+FAULT_AFTER = int(os.environ.get("TINY_FAULT_AFTER", "0"))
+json_requests = 0
+kept = []
+
+
+def maybe_fail():
+    global json_requests
+    json_requests += 1
+    if not FAULT or json_requests <= FAULT_AFTER:
+        return
+    if FAULT == "die":
+        os.kill(os.getpid(), signal.SIGKILL)
+    elif FAULT == "grow":
+        kept.append(bytearray(1024 * 1024))
+    elif FAULT == "hang":
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 class BadRequest(Exception):
@@ -89,6 +109,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/json":
             if method != "GET":
                 return self.not_allowed()
+            maybe_fail()
             return self.reply(200, {"msg" if BREAK == "json" else "message": "Hello, World!"})
         if path.startswith("/user/"):
             segment = path[len("/user/"):]

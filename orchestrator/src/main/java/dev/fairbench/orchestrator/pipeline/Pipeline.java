@@ -384,6 +384,18 @@ public final class Pipeline {
         failAllOf(slot);
         return Optional.empty();
       }
+      if (looksHung(record)) {
+        // A server that answers nothing (stopped, deadlocked) is not waited for run after run.
+        Optional<String> wrong = CorrectnessCheck.check(server.baseUrl(), cell.endpoint);
+        if (wrong.isPresent()) {
+          cell.runs.add(record);
+          failAllOf(slot, String.format(java.util.Locale.ROOT,
+              "stopped answering: %,d requests and %,d timeouts in round %d's run, then %s; the server was stopped",
+              record.requests(), record.socketErrors().timeout(), round, wrong.get()));
+          slot.stop();
+          return Optional.empty();
+        }
+      }
       slot.freeze();
       return Optional.of(record);
     } catch (LoadException e) {
@@ -396,6 +408,12 @@ public final class Pipeline {
       }
       return Optional.empty();
     }
+  }
+
+  /** Most of the run's requests timed out, or nothing was answered at all. */
+  static boolean looksHung(RunRecord r) {
+    long timeouts = r.socketErrors().timeout() + (r.rate() == null ? 0 : r.rate().clientErrors().getOrDefault("timeout", 0L));
+    return r.requests() == 0 || timeouts >= r.requests();
   }
 
   private static RunRecord uncounted(RunRecord r) {
@@ -508,6 +526,7 @@ public final class Pipeline {
     final List<Double> thawMillis = new ArrayList<>();
     String freezeMechanism = "";
     boolean frozen;
+    boolean stopped;
 
     Slot(Selection selection, Role role) {
       this.selection = selection;
@@ -527,7 +546,7 @@ public final class Pipeline {
     }
 
     void freeze() {
-      if (server == null || frozen || brokenReason != null) {
+      if (server == null || frozen || brokenReason != null || stopped) {
         return;
       }
       try {
@@ -542,7 +561,7 @@ public final class Pipeline {
 
     /** Thaws the server for a visit; false (and the cells failed) when it is gone or cannot be thawed. */
     boolean thawForUse() {
-      if (server == null || brokenReason != null) {
+      if (server == null || brokenReason != null || stopped) {
         return false;
       }
       if (frozen) {
@@ -565,6 +584,7 @@ public final class Pipeline {
     void stop() {
       if (server != null) {
         server.close();
+        stopped = true;
       }
     }
 

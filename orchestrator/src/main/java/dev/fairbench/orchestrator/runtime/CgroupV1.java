@@ -137,6 +137,11 @@ public final class CgroupV1 implements LimitsBackend {
       }
 
       @Override
+      public long oomKills() {
+        return LimitsBackend.counter(memoryGroup.resolve("memory.oom_control"), "oom_kill");
+      }
+
+      @Override
       public String readBack() {
         try {
           return "cpuset.cpus=" + Files.readString(cpusetGroup.resolve("cpuset.cpus")).trim()

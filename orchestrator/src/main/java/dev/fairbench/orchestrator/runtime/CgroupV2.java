@@ -107,6 +107,11 @@ public final class CgroupV2 implements LimitsBackend {
       }
 
       @Override
+      public long oomKills() {
+        return LimitsBackend.counter(group.resolve("memory.events"), "oom_kill");
+      }
+
+      @Override
       public String readBack() {
         try {
           return "cpuset.cpus=" + Files.readString(group.resolve("cpuset.cpus")).trim()

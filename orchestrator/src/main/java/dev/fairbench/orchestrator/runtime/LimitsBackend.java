@@ -39,6 +39,21 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
   /** Prepares a group for one server; {@code name} is unique per server. */
   Group create(String name, Limits limits) throws IOException;
 
+  /** The value of {@code key} in a "key value" file such as memory.events; 0 when absent. */
+  static long counter(Path file, String key) {
+    try {
+      for (String line : Files.readAllLines(file)) {
+        String[] f = line.trim().split("\\s+");
+        if (f.length == 2 && f[0].equals(key)) {
+          return Long.parseLong(f[1]);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // an older kernel without the counter
+    }
+    return 0;
+  }
+
   /** One confined server. */
   interface Group {
     /** The command that puts itself in the group with its limits, then executes {@code command}. */
@@ -59,6 +74,11 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
      */
     default java.util.Optional<CgroupFreezer> freezer() {
       return java.util.Optional.empty();
+    }
+
+    /** How many processes of the group the kernel's OOM killer killed; 0 when unknown. */
+    default long oomKills() {
+      return 0;
     }
 
     /** Removes the group; call once its processes are gone. */

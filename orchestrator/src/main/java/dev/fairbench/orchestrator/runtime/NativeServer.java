@@ -134,7 +134,18 @@ final class NativeServer implements RunningServer {
 
   @Override
   public Optional<String> exitReason() {
-    return process.isAlive() ? Optional.empty() : Optional.of("exited with code " + process.exitValue());
+    if (process.isAlive()) {
+      return Optional.empty();
+    }
+    long oomKills = group.oomKills();
+    if (oomKills > 0) {
+      return Optional.of(String.format(java.util.Locale.ROOT,
+          "was killed by the kernel's OOM killer at its %d MiB memory limit (%d process(es) killed; exit code %d)",
+          limits.memoryBytes() >> 20, oomKills, process.exitValue()));
+    }
+    int code = process.exitValue();
+    return Optional.of(code > 128 ? "was killed by signal " + (code - 128) + " (exit code " + code + ")"
+        : "exited with code " + code);
   }
 
   @Override

@@ -1,0 +1,88 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.TestEntries;
+import dev.fairbench.orchestrator.cli.ExitCodes;
+import dev.fairbench.orchestrator.cli.FairbenchCommand;
+import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import dev.fairbench.orchestrator.runtime.Watchdog;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Faults that strike while the rounds run (src/test/resources/faults/tiny-faulty): each is recorded
+ * in the cell and the entry with its reason, and the run goes on with the other cells.
+ */
+class FaultsMidCellTest {
+  @TempDir static Path output;
+  static int exitCode;
+  static String stderr;
+  static Map<String, EntryResult> entries;
+
+  @BeforeAll
+  static void runTheFaultyEntries() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = FairbenchCommand.newCommandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    Path faults = TestEntries.impls().getParent().resolve("faults");
+    exitCode = cli.execute("run", "--runtime", "native", "--impls", faults.toString(), "--endpoints", "json",
+        "--warmup", "0", "--rewarm", "0", "--rounds", "6", "--duration", "1s", "--memory", "64m", "--no-calibration",
+        "--seed", "3", "--output", output.resolve("run").toString());
+    stderr = err.toString();
+    ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
+    entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
+  }
+
+  @Test
+  void anEntryKilledMidCellIsRecordedWithTheSignal() {
+    EntryResult dies = entries.get("tiny-faulty:dies");
+    assertThat(dies.status()).as(dies.reason()).isIn(EntryStatus.PARTIAL, EntryStatus.FAILED);
+    assertThat(dies.reason()).contains("was killed by signal 9");
+    assertThat(dies.cells().getFirst().status()).isIn(CellStatus.PARTIAL, CellStatus.FAILED);
+  }
+
+  @Test
+  void anEntryOomKilledMidCellSaysOomReadFromTheCgroup() {
+    EntryResult grows = entries.get("tiny-faulty:grows");
+    assertThat(grows.status()).as(grows.reason()).isIn(EntryStatus.PARTIAL, EntryStatus.FAILED);
+    assertThat(grows.reason()).contains("OOM killer").contains("64 MiB");
+  }
+
+  @Test
+  void anEntryThatHangsMidCellIsStoppedNotWaitedFor() {
+    EntryResult hangs = entries.get("tiny-faulty:hangs");
+    assertThat(hangs.status()).as(hangs.reason()).isIn(EntryStatus.PARTIAL, EntryStatus.FAILED);
+    assertThat(hangs.reason()).contains("stopped answering").contains("the server was stopped");
+  }
+
+  @Test
+  void theRunGoesOnWithTheOtherCells() {
+    EntryResult steady = entries.get("tiny-faulty:steady");
+    assertThat(steady.status()).as(steady.reason() + "\n" + stderr).isEqualTo(EntryStatus.MEASURED);
+    assertThat(steady.cells().getFirst().countedRuns()).hasSize(6);
+    assertThat(exitCode).isEqualTo(ExitCodes.FAILED);
+  }
+
+  @Test
+  void noServerIsLeftRunningOrFrozen() {
+    long watchdog = Watchdog.pid();
+    assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+        .filter(p -> p.pid() != watchdog && p.parent().map(parent -> parent.pid() != watchdog).orElse(true)))
+        .as("processes the run started").isEmpty();
+  }
+}

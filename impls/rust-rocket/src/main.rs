@@ -193,13 +193,15 @@ mod tests {
     }
 
     fn validate(body: &str) -> (Status, Value) {
-        let response = client().post("/validate").header(ContentType::JSON).body(body).dispatch();
+        let client = client();
+        let response = client.post("/validate").header(ContentType::JSON).body(body).dispatch();
         (response.status(), response.into_json().expect("a JSON body"))
     }
 
     #[test]
     fn plaintext_says_hello() {
-        let response = client().get("/plaintext").dispatch();
+        let client = client();
+        let response = client.get("/plaintext").dispatch();
         assert_eq!(response.status(), Status::Ok);
         assert_eq!(response.into_string().as_deref(), Some("Hello, World!"));
     }
@@ -222,7 +224,8 @@ mod tests {
 
     #[test]
     fn another_media_type_is_415_with_a_json_error() {
-        let response = client().post("/validate").header(ContentType::Plain).body("{}").dispatch();
+        let client = client();
+        let response = client.post("/validate").header(ContentType::Plain).body("{}").dispatch();
         assert_eq!(response.status(), Status::UnsupportedMediaType);
         let error: Value = response.into_json().expect("a JSON body");
         assert!(error["error"].is_string());
@@ -230,7 +233,8 @@ mod tests {
 
     #[test]
     fn an_unknown_path_is_a_json_404() {
-        let response = client().get("/nope").dispatch();
+        let client = client();
+        let response = client.get("/nope").dispatch();
         assert_eq!(response.status(), Status::NotFound);
         let error: Value = response.into_json().expect("a JSON body");
         assert_eq!(error["error"], "no route for GET /nope");

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,9 +32,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Builds ENTRY[:VARIANT] and starts it exactly as `run` and `conformance` do (the same runtime,",
       "limits, HOST=127.0.0.1, PORT and WORKERS), then stays in the foreground: try it with curl or",
-      "`fairbench conformance --url URL`. Ctrl-C (or SIGTERM) stops the server and removes what it made.",
-      "Exit 0 after Ctrl-C, 1 when the entry cannot be built or started or its server exits by itself,",
-      "2 for a usage error (unknown entry, an entry with variants named without one, a bad option)."
+      "`fairbench conformance --url URL`. Ctrl-C (or SIGTERM) stops the server and removes what it made",
+      "(exit 130 or 143, the usual codes of an interrupted program). Exit 1 when the entry cannot be",
+      "built or started or its server exits by itself, 2 for a usage error (unknown entry, an entry with",
+      "variants named without one, a bad option)."
     })
 public final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -95,7 +97,9 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     CountDownLatch stopped = new CountDownLatch(1);
+    AtomicBoolean stopping = new AtomicBoolean();
     Thread hook = new Thread(() -> {
+      stopping.set(true);
       err.println();
       err.println("Stopping " + variant.id() + "...");
       err.flush();
@@ -113,10 +117,15 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("Press Ctrl-C to stop.");
     out.flush();
 
-    while (server.isAlive() && stopped.getCount() > 0) {
+    while (server.isAlive() && !stopping.get()) {
       Thread.sleep(500);
     }
-    if (stopped.getCount() > 0) {
+    if (!stopping.get()) {
+      // A Ctrl-C in a terminal reaches the server's processes too: give the shutdown a moment
+      // to start before calling its end the server's own doing.
+      Thread.sleep(300);
+    }
+    if (!stopping.get()) {
       // The server ended by itself: say why, clean up, and take the hook back.
       err.println("fairbench serve: " + variant.id() + " stopped by itself: " + server.exitReason().orElse("exited"));
       String tail = server.logTail(20);
@@ -131,6 +140,7 @@ public final class ServeCommand implements Callable<Integer> {
       }
       return ExitCodes.FAILED;
     }
+    stopped.await();
     return ExitCodes.OK;
   }
 }

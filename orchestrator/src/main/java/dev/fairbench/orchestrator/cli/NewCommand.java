@@ -116,9 +116,9 @@ public final class NewCommand implements Callable<Integer> {
     String impl = impls != null ? " --impls " + implsDir : "";
     out.println();
     out.println("Next:");
-    out.println("  ./fairbench list" + impl + "                                  # the entry, available or why not");
-    out.println("  ./fairbench serve" + impl + " " + name + "                      # build, start, print its URL");
-    out.println("  ./fairbench conformance" + impl + " --runtime native " + name + "   # what is left to do");
+    out.println("  ./fairbench list" + impl + "    (the entry, available or why not)");
+    out.println("  ./fairbench serve" + impl + " " + name + "    (build and start it, print its URL)");
+    out.println("  ./fairbench conformance" + impl + " --runtime native " + name + "    (what is left to do)");
     out.println("Then follow the checklist in " + dir.resolve("README.md") + " and docs/ADDING_AN_ENTRY.md.");
     out.flush();
     return ExitCodes.OK;

@@ -180,3 +180,63 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// The departures from Rocket's defaults, through Rocket's local client (no socket); the
+/// conformance suite checks the whole contract.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rocket::local::blocking::Client;
+
+    fn client() -> Client {
+        Client::tracked(app(figment())).expect("a valid Rocket instance")
+    }
+
+    fn validate(body: &str) -> (Status, Value) {
+        let client = client();
+        let response = client.post("/validate").header(ContentType::JSON).body(body).dispatch();
+        (response.status(), response.into_json().expect("a JSON body"))
+    }
+
+    #[test]
+    fn plaintext_says_hello() {
+        let client = client();
+        let response = client.get("/plaintext").dispatch();
+        assert_eq!(response.status(), Status::Ok);
+        assert_eq!(response.into_string().as_deref(), Some("Hello, World!"));
+    }
+
+    #[test]
+    fn a_valid_user_is_answered_valid() {
+        assert_eq!(validate(r#"{"name":"Alice","age":0,"extra":[1]}"#),
+            (Status::Ok, json!({"name": "Alice", "age": 0, "valid": true})));
+    }
+
+    #[test]
+    fn well_formed_json_of_the_wrong_shape_is_400_not_422() {
+        for body in [r#"{"name":"Alice","age":"30"}"#, r#"{"name":"Alice","age":151}"#, r#"{"name":"","age":3}"#,
+                     r#"["Alice",30]"#, r#"{"name":"Alice"}"#] {
+            let (status, error) = validate(body);
+            assert_eq!(status, Status::BadRequest, "{body}");
+            assert!(error["error"].is_string(), "{body}: {error}");
+        }
+    }
+
+    #[test]
+    fn another_media_type_is_415_with_a_json_error() {
+        let client = client();
+        let response = client.post("/validate").header(ContentType::Plain).body("{}").dispatch();
+        assert_eq!(response.status(), Status::UnsupportedMediaType);
+        let error: Value = response.into_json().expect("a JSON body");
+        assert!(error["error"].is_string());
+    }
+
+    #[test]
+    fn an_unknown_path_is_a_json_404() {
+        let client = client();
+        let response = client.get("/nope").dispatch();
+        assert_eq!(response.status(), Status::NotFound);
+        let error: Value = response.into_json().expect("a JSON body");
+        assert_eq!(error["error"], "no route for GET /nope");
+    }
+}

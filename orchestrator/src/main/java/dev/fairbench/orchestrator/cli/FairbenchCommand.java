@@ -18,7 +18,10 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       ListCommand.class,
+      NewCommand.class,
+      ServeCommand.class,
       ConformanceCommand.class,
+      TestEntriesCommand.class,
       RunCommand.class,
       RateCommand.class,
       PilotCommand.class,

@@ -21,11 +21,15 @@ public record Manifest(
     Start start,
     Workers workers,
     Docker docker,
+    Test test,
     Fairness fairness) {
 
   public record Availability(List<String> probe) {}
 
-  public record Build(List<List<String>> steps, @JsonProperty("timeout_seconds") Integer timeoutSeconds) {}
+  public record Build(
+      List<List<String>> steps,
+      Map<String, String> env,
+      @JsonProperty("timeout_seconds") Integer timeoutSeconds) {}
 
   public record Start(
       List<String> command,
@@ -34,7 +38,18 @@ public record Manifest(
 
   public record Workers(String model) {}
 
-  public record Docker(String dockerfile, @JsonProperty("build_args") Map<String, String> buildArgs) {}
+  public record Docker(
+      String dockerfile,
+      @JsonProperty("build_args") Map<String, String> buildArgs,
+      @JsonProperty("use_start_command") Boolean useStartCommand) {}
+
+  public record Test(
+      List<String> command,
+      List<List<String>> setup,
+      List<String> requires,
+      Map<String, String> env,
+      @JsonProperty("timeout_seconds") Integer timeoutSeconds,
+      Availability availability) {}
 
   public record Fairness(List<String> production, List<String> departures) {}
 }

@@ -21,6 +21,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -31,10 +32,13 @@ public final class ManifestReader {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9-]+");
   private static final Set<String> VARIANT_KEYS =
-      Set.of("name", "description", "requires", "versions", "build", "start", "docker", "fairness");
+      Set.of("name", "description", "requires", "versions", "availability", "build", "start", "workers", "docker",
+          "test", "fairness");
   private static final Set<String> RESERVED_ENV = Set.of("HOST", "PORT", "WORKERS");
   private static final int DEFAULT_BUILD_TIMEOUT_SECONDS = 900;
   private static final int DEFAULT_READY_TIMEOUT_SECONDS = 60;
+  private static final int DEFAULT_TEST_TIMEOUT_SECONDS = 900;
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   private final TomlMapper toml = new TomlMapper();
   private final ObjectMapper binder =
@@ -138,19 +142,18 @@ public final class ManifestReader {
 
     List<String> probe = List.of();
     if (m.availability() != null) {
-      probe = command(file, "availability.probe", m.availability().probe());
+      probe = command(file, qualify(where, "availability.probe"), m.availability().probe());
     }
 
     List<List<String>> steps = List.of();
+    Map<String, String> buildEnv = Map.of();
     Duration buildTimeout = Duration.ofSeconds(DEFAULT_BUILD_TIMEOUT_SECONDS);
     if (m.build() != null) {
       if (m.build().steps() == null) {
         throw new ManifestException(file, qualify(where, "build.steps"), "required in [build]: a list of commands");
       }
-      steps = new ArrayList<>();
-      for (int i = 0; i < m.build().steps().size(); i++) {
-        steps.add(command(file, qualify(where, "build.steps[" + i + "]"), m.build().steps().get(i)));
-      }
+      steps = steps(file, qualify(where, "build.steps"), m.build().steps());
+      buildEnv = env(file, qualify(where, "build.env"), m.build().env());
       buildTimeout = seconds(file, qualify(where, "build.timeout_seconds"), m.build().timeoutSeconds(),
           DEFAULT_BUILD_TIMEOUT_SECONDS);
     }
@@ -159,7 +162,14 @@ public final class ManifestReader {
       throw new ManifestException(file, qualify(where, "start"), "required: the [start] table with `command`");
     }
     List<String> command = command(file, qualify(where, "start.command"), m.start().command());
-    Map<String, String> env = m.start().env() == null ? Map.of() : m.start().env();
+    for (int i = 0; i < command.size(); i++) {
+      String unknown = Placeholders.unknownIn(command.get(i));
+      if (unknown != null) {
+        throw new ManifestException(file, qualify(where, "start.command[" + i + "]"),
+            "unknown placeholder " + unknown + "; a start command may use {host}, {port} and {workers}");
+      }
+    }
+    Map<String, String> env = env(file, qualify(where, "start.env"), m.start().env());
     for (String key : env.keySet()) {
       if (RESERVED_ENV.contains(key)) {
         throw new ManifestException(file, qualify(where, "start.env." + key),
@@ -170,23 +180,32 @@ public final class ManifestReader {
         m.start().readyTimeoutSeconds(), DEFAULT_READY_TIMEOUT_SECONDS);
 
     if (m.workers() == null || m.workers().model() == null) {
-      throw new ManifestException(file, "workers.model", "required: \"processes\" or \"threads\"");
+      throw new ManifestException(file, qualify(where, "workers.model"), "required: \"processes\" or \"threads\"");
     }
     WorkersModel model;
     try {
       model = WorkersModel.parse(m.workers().model());
     } catch (IllegalArgumentException e) {
-      throw new ManifestException(file, "workers.model", e.getMessage());
+      throw new ManifestException(file, qualify(where, "workers.model"), e.getMessage());
     }
 
     String dockerfile = "Dockerfile";
     Map<String, String> buildArgs = Map.of();
+    boolean useStartCommand = false;
     if (m.docker() != null) {
       if (m.docker().dockerfile() != null) {
         dockerfile = required(file, qualify(where, "docker.dockerfile"), m.docker().dockerfile());
       }
       buildArgs = m.docker().buildArgs() == null ? Map.of() : m.docker().buildArgs();
+      for (String key : buildArgs.keySet()) {
+        if (buildEnv.containsKey(key)) {
+          throw new ManifestException(file, qualify(where, "docker.build_args." + key),
+              "also in [build].env, which is passed to the image build as build arguments already; keep it there only");
+        }
+      }
+      useStartCommand = Boolean.TRUE.equals(m.docker().useStartCommand());
     }
+    Optional<EntryVariant.TestSpec> test = m.test() == null ? Optional.empty() : Optional.of(test(file, where, m.test()));
     List<String> production = List.of();
     List<String> departures = List.of();
     if (m.fairness() != null) {
@@ -195,9 +214,64 @@ public final class ManifestReader {
     }
 
     return new EntryVariant(name, variant, dir, file, language, framework, frameworkVersion, description,
-        List.copyOf(requires), Map.copyOf(new LinkedHashMap<>(versions)), probe, List.copyOf(steps), buildTimeout,
-        command, Map.copyOf(env), readyTimeout, model, dockerfile, Map.copyOf(buildArgs), List.copyOf(production),
-        List.copyOf(departures));
+        List.copyOf(requires), Map.copyOf(new LinkedHashMap<>(versions)), probe, List.copyOf(steps),
+        Map.copyOf(buildEnv), buildTimeout, command, Map.copyOf(env), readyTimeout, model, dockerfile,
+        Map.copyOf(buildArgs), useStartCommand, test, List.copyOf(production), List.copyOf(departures));
+  }
+
+  private static EntryVariant.TestSpec test(Path file, String where, Manifest.Test t) throws ManifestException {
+    List<String> command = command(file, qualify(where, "test.command"), t.command());
+    noPlaceholders(file, qualify(where, "test.command"), command);
+    List<List<String>> setup = t.setup() == null ? List.of() : steps(file, qualify(where, "test.setup"), t.setup());
+    List<String> requires = t.requires() == null ? List.of() : t.requires();
+    for (int i = 0; i < requires.size(); i++) {
+      required(file, qualify(where, "test.requires[" + i + "]"), requires.get(i));
+    }
+    Map<String, String> env = env(file, qualify(where, "test.env"), t.env());
+    Duration timeout = seconds(file, qualify(where, "test.timeout_seconds"), t.timeoutSeconds(),
+        DEFAULT_TEST_TIMEOUT_SECONDS);
+    List<String> probe = List.of();
+    if (t.availability() != null) {
+      probe = command(file, qualify(where, "test.availability.probe"), t.availability().probe());
+    }
+    return new EntryVariant.TestSpec(command, setup, List.copyOf(requires), env, timeout, probe);
+  }
+
+  private static List<List<String>> steps(Path file, String field, List<List<String>> steps) throws ManifestException {
+    List<List<String>> out = new ArrayList<>();
+    for (int i = 0; i < steps.size(); i++) {
+      List<String> step = command(file, field + "[" + i + "]", steps.get(i));
+      noPlaceholders(file, field + "[" + i + "]", step);
+      out.add(step);
+    }
+    return List.copyOf(out);
+  }
+
+  /** {host}, {port} and {workers} mean something only where a server starts. */
+  private static void noPlaceholders(Path file, String field, List<String> argv) throws ManifestException {
+    for (int i = 0; i < argv.size(); i++) {
+      for (String name : Placeholders.NAMES) {
+        if (argv.get(i).contains("{" + name + "}")) {
+          throw new ManifestException(file, field + "[" + i + "]", "{" + name
+              + "} is substituted only in start.command (no server runs here)");
+        }
+      }
+    }
+  }
+
+  private static Map<String, String> env(Path file, String field, Map<String, String> env) throws ManifestException {
+    if (env == null) {
+      return Map.of();
+    }
+    for (var e : env.entrySet()) {
+      if (!ENV_NAME.matcher(e.getKey()).matches()) {
+        throw new ManifestException(file, field + "." + e.getKey(), "not a variable name ([A-Za-z_][A-Za-z0-9_]*)");
+      }
+      if (e.getValue() == null) {
+        throw new ManifestException(file, field + "." + e.getKey(), "must be a string");
+      }
+    }
+    return Map.copyOf(env);
   }
 
   /** Tables merge key by key, recursively; anything else in the variant replaces the entry's value. */

@@ -219,10 +219,7 @@ public final class DockerRuntime implements ServerRuntime {
     @SuppressWarnings("resource") // closed by DockerServer.close()
     GenericContainer<?> container = new GenericContainer<>(image)
         .withNetworkMode("host")
-        .withEnv(Map.of(
-            "HOST", "127.0.0.1",
-            "PORT", Integer.toString(port),
-            "WORKERS", Integer.toString(limits.workers())))
+        .withEnv(containerEnv(variant, port, limits.workers()))
         .withLabels(containerLabels(variant))
         .withCreateContainerCmdModifier(cmd -> {
           cmd.withName(containerName);
@@ -250,6 +247,9 @@ public final class DockerRuntime implements ServerRuntime {
             }
           }
         });
+    if (variant.dockerUsesStartCommand()) {
+      container.withCommand(variant.startCommand("127.0.0.1", port, limits.workers()).toArray(String[]::new));
+    }
     try {
       Watchdog.watchDocker(DockerClientFactory.instance().getTransportConfig().getDockerHost().toString());
       container.start();
@@ -271,6 +271,15 @@ public final class DockerRuntime implements ServerRuntime {
       throw e;
     }
     return server;
+  }
+
+  /** The manifest's [start].env, then HOST, PORT and WORKERS (which the manifest may not set). */
+  static Map<String, String> containerEnv(EntryVariant variant, int port, int workers) {
+    Map<String, String> env = new LinkedHashMap<>(variant.startEnv());
+    env.put("HOST", "127.0.0.1");
+    env.put("PORT", Integer.toString(port));
+    env.put("WORKERS", Integer.toString(workers));
+    return env;
   }
 
   private Map<String, String> labels(EntryVariant variant) {
@@ -305,7 +314,7 @@ public final class DockerRuntime implements ServerRuntime {
     Path dockerfile = variant.dir().resolve(variant.dockerfile());
     try (OutputStream out = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
       out.write(("$ docker build --network host -f " + dockerfile + " -t " + image + " " + variant.dir()
-          + variant.dockerBuildArgs().entrySet().stream().map(e -> " --build-arg " + e.getKey() + "=" + e.getValue())
+          + variant.imageBuildArgs().entrySet().stream().map(e -> " --build-arg " + e.getKey() + "=" + e.getValue())
               .reduce("", String::concat)
           + "\n").getBytes(StandardCharsets.UTF_8));
       var cmd = client.buildImageCmd()
@@ -317,7 +326,7 @@ public final class DockerRuntime implements ServerRuntime {
           .withPull(false)
           .withRemove(true)
           .withForcerm(true);
-      variant.dockerBuildArgs().forEach(cmd::withBuildArg);
+      variant.imageBuildArgs().forEach(cmd::withBuildArg);
       BuildImageResultCallback callback = cmd.exec(new BuildImageResultCallback() {
         @Override
         public void onNext(BuildResponseItem item) {

@@ -103,7 +103,8 @@ public final class NativeRuntime implements ServerRuntime {
     env.put("HOST", "127.0.0.1");
     env.put("PORT", Integer.toString(port));
     env.put("WORKERS", Integer.toString(limits.workers()));
-    ProcessBuilder builder = new ProcessBuilder(group.wrap(variant.startCommand()))
+    List<String> command = variant.startCommand("127.0.0.1", port, limits.workers());
+    ProcessBuilder builder = new ProcessBuilder(group.wrap(command))
         .directory(variant.dir().toFile())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
@@ -119,7 +120,7 @@ public final class NativeRuntime implements ServerRuntime {
     } catch (IOException e) {
       group.destroy();
       throw new ServerStartException(Stage.EXITED_AT_START,
-          variant.id() + ": `" + String.join(" ", variant.startCommand()) + "` could not start: " + e.getMessage(), "");
+          variant.id() + ": `" + String.join(" ", command) + "` could not start: " + e.getMessage(), "");
     }
     URI base = URI.create("http://127.0.0.1:" + port);
     NativeServer server = new NativeServer(variant, limits, port, base, process, group, backend().mode(), log);
@@ -133,7 +134,11 @@ public final class NativeRuntime implements ServerRuntime {
     return server;
   }
 
-  private void build(EntryVariant variant, Path log) throws ServerStartException {
+  /**
+   * Runs the variant's [build] steps in its folder with [build].env set, the output to {@code log}
+   * (truncated first). Also what `fairbench test-entries` builds with.
+   */
+  public void build(EntryVariant variant, Path log) throws ServerStartException {
     try {
       Files.deleteIfExists(log);
       Files.createFile(log);
@@ -144,8 +149,9 @@ public final class NativeRuntime implements ServerRuntime {
     for (List<String> step : variant.buildSteps()) {
       Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
       try {
-        Files.writeString(log, "$ " + String.join(" ", step) + "\n", java.nio.file.StandardOpenOption.APPEND);
-        Commands.Outcome outcome = Commands.run(step, variant.dir(), Map.of(), left, log);
+        Files.writeString(log, "$ " + envPrefix(variant.buildEnv()) + String.join(" ", step) + "\n",
+            java.nio.file.StandardOpenOption.APPEND);
+        Commands.Outcome outcome = Commands.run(step, variant.dir(), variant.buildEnv(), left, log);
         if (!outcome.succeeded()) {
           throw new ServerStartException(Stage.BUILD_FAILED,
               variant.id() + ": build failed: " + outcome.describe(step, variant.buildTimeout()) + " (log: " + log + ")",
@@ -158,6 +164,12 @@ public final class NativeRuntime implements ServerRuntime {
         throw new ServerStartException(Stage.BUILD_FAILED, variant.id() + ": build interrupted", Commands.tail(log, TAIL_LINES));
       }
     }
+  }
+
+  /** "A=1 B=2 " for the log line of a command run with these variables. */
+  static String envPrefix(Map<String, String> env) {
+    return env.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> e.getKey() + "=" + e.getValue() + " ").reduce("", String::concat);
   }
 
   /** Fails before starting anything when another process already listens on the port. */

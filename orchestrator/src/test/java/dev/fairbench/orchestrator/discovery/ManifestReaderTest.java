@@ -194,4 +194,168 @@ class ManifestReaderTest {
         .hasMessageContaining("fairbench.toml")
         .hasMessageContaining("missing");
   }
+
+  @Test
+  void buildEnvIsReadAndJoinsTheImageBuildArguments() throws Exception {
+    String manifest = VALID.replace("steps = [[\"go\", \"build\", \"-o\", \"build/server\", \".\"]]",
+        "steps = [[\"go\", \"build\", \"-o\", \"build/server\", \".\"]]\nenv = { CGO_ENABLED = \"0\" }")
+        .replace("dockerfile = \"Dockerfile\"", "dockerfile = \"Dockerfile\"\nbuild_args = { GOAMD64 = \"v2\" }");
+    EntryVariant v = new ManifestReader().read(entry("go-gin", manifest)).getFirst();
+
+    assertThat(v.buildEnv()).isEqualTo(Map.of("CGO_ENABLED", "0"));
+    assertThat(v.dockerBuildArgs()).isEqualTo(Map.of("GOAMD64", "v2"));
+    assertThat(v.imageBuildArgs()).isEqualTo(Map.of("CGO_ENABLED", "0", "GOAMD64", "v2"));
+  }
+
+  @Test
+  void aBuildArgumentAlsoInBuildEnvIsRefused() throws Exception {
+    ManifestException e = failure(VALID.replace("steps = [[\"go\", \"build\", \"-o\", \"build/server\", \".\"]]",
+        "steps = [[\"go\", \"build\", \"-o\", \"build/server\", \".\"]]\nenv = { CGO_ENABLED = \"0\" }")
+        .replace("dockerfile = \"Dockerfile\"", "dockerfile = \"Dockerfile\"\nbuild_args = { CGO_ENABLED = \"1\" }"));
+
+    assertThat(e.field()).isEqualTo("docker.build_args.CGO_ENABLED");
+    assertThat(e.getMessage()).contains("[build].env");
+  }
+
+  @Test
+  void aBuildEnvNameMustBeAVariableName() throws Exception {
+    ManifestException e = failure(VALID.replace("steps = [[\"go\", \"build\", \"-o\", \"build/server\", \".\"]]",
+        "steps = [[\"go\", \"build\", \"-o\", \"build/server\", \".\"]]\nenv = { \"CGO-ENABLED\" = \"0\" }"));
+
+    assertThat(e.field()).isEqualTo("build.env.CGO-ENABLED");
+  }
+
+  @Test
+  void placeholdersInTheStartCommandAreSubstituted() throws Exception {
+    EntryVariant v = new ManifestReader().read(entry("go-gin", VALID.replace("command = [\"./build/server\"]",
+        "command = [\"./build/server\", \"--listen={host}:{port}\", \"--workers\", \"{workers}\"]"))).getFirst();
+
+    assertThat(v.startCommand()).containsExactly("./build/server", "--listen={host}:{port}", "--workers", "{workers}");
+    assertThat(v.startCommand("127.0.0.1", 18123, 2))
+        .containsExactly("./build/server", "--listen=127.0.0.1:18123", "--workers", "2");
+  }
+
+  @Test
+  void anUnknownPlaceholderIsRefused() throws Exception {
+    ManifestException e = failure(VALID.replace("command = [\"./build/server\"]",
+        "command = [\"./build/server\", \"--port\", \"{prot}\"]"));
+
+    assertThat(e.field()).isEqualTo("start.command[2]");
+    assertThat(e.getMessage()).contains("{prot}").contains("{host}, {port} and {workers}");
+  }
+
+  @Test
+  void placeholdersOutsideTheStartCommandAreRefused() throws Exception {
+    ManifestException e = failure(VALID.replace("steps = [[\"go\", \"build\", \"-o\", \"build/server\", \".\"]]",
+        "steps = [[\"go\", \"build\", \"-o\", \"build/server-{port}\", \".\"]]"));
+
+    assertThat(e.field()).isEqualTo("build.steps[0][3]");
+    assertThat(e.getMessage()).contains("only in start.command");
+  }
+
+  @Test
+  void theDockerStartCommandIsOptIn() throws Exception {
+    assertThat(new ManifestReader().read(entry("go-gin", VALID)).getFirst().dockerUsesStartCommand()).isFalse();
+    EntryVariant v = new ManifestReader().read(entry("go-gin", VALID.replace("dockerfile = \"Dockerfile\"",
+        "dockerfile = \"Dockerfile\"\nuse_start_command = true"))).getFirst();
+
+    assertThat(v.dockerUsesStartCommand()).isTrue();
+  }
+
+  private static final String TEST_TABLE = """
+
+      [test]
+      setup = [["go", "mod", "download"]]
+      command = ["go", "test", "./..."]
+      requires = ["gofmt"]
+      env = { GOFLAGS = "-count=1" }
+      timeout_seconds = 120
+      """;
+
+  @Test
+  void theTestTableIsRead() throws Exception {
+    EntryVariant v = new ManifestReader().read(entry("go-gin", VALID + TEST_TABLE + """
+        [test.availability]
+        probe = ["sh", "-c", "exit 0"]
+        """)).getFirst();
+
+    assertThat(v.test()).isPresent();
+    EntryVariant.TestSpec test = v.test().get();
+    assertThat(test.command()).containsExactly("go", "test", "./...");
+    assertThat(test.setup()).containsExactly(List.of("go", "mod", "download"));
+    assertThat(test.requires()).containsExactly("gofmt");
+    assertThat(test.env()).isEqualTo(Map.of("GOFLAGS", "-count=1"));
+    assertThat(test.timeout()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(test.availabilityProbe()).containsExactly("sh", "-c", "exit 0");
+    assertThat(new ManifestReader().read(entry("go-gin", VALID)).getFirst().test()).isEmpty();
+  }
+
+  @Test
+  void anUnknownKeyInTheTestTableNamesTheFileAndTheKey() throws Exception {
+    ManifestException e = failure(VALID + TEST_TABLE.replace("timeout_seconds", "timeout"));
+
+    assertThat(e.file()).isEqualTo(impls.resolve("go-gin/fairbench.toml"));
+    assertThat(e.field()).isEqualTo("test.timeout");
+    assertThat(e.getMessage()).contains("unknown key").contains("timeout_seconds");
+  }
+
+  @Test
+  void anUnknownKeyInTheTestAvailabilityIsRefused() throws Exception {
+    ManifestException e = failure(VALID + TEST_TABLE + "[test.availability]\nprobes = [\"true\"]\n");
+
+    assertThat(e.field()).isEqualTo("test.availability.probes");
+  }
+
+  @Test
+  void theTestTableNeedsACommand() throws Exception {
+    ManifestException e = failure(VALID + "\n[test]\ntimeout_seconds = 5\n");
+
+    assertThat(e.field()).isEqualTo("test.command");
+  }
+
+  @Test
+  void aVariantMayOverrideWorkersAvailabilityAndTest() throws Exception {
+    String manifest = VALID + TEST_TABLE + """
+
+        [[variants]]
+        name = "plain"
+
+        [[variants]]
+        name = "prefork"
+        [variants.workers]
+        model = "processes"
+        [variants.availability]
+        probe = ["sh", "bin/check-prefork"]
+        [variants.test]
+        env = { PREFORK = "1" }
+        """;
+    List<EntryVariant> variants = new ManifestReader().read(entry("go-gin", manifest));
+
+    EntryVariant plain = variants.get(0);
+    EntryVariant prefork = variants.get(1);
+    assertThat(plain.workersModel()).isEqualTo(WorkersModel.THREADS);
+    assertThat(plain.availabilityProbe()).isEmpty();
+    assertThat(prefork.workersModel()).isEqualTo(WorkersModel.PROCESSES);
+    assertThat(prefork.availabilityProbe()).containsExactly("sh", "bin/check-prefork");
+    assertThat(prefork.test().orElseThrow().env()).as("tables merge key by key, nested ones too")
+        .isEqualTo(Map.of("GOFLAGS", "-count=1", "PREFORK", "1"));
+    assertThat(prefork.test().orElseThrow().command()).containsExactly("go", "test", "./...");
+  }
+
+  @Test
+  void aVariantsBadWorkersModelNamesTheVariant() throws Exception {
+    ManifestException e = failure(VALID + "\n[[variants]]\nname = \"x\"\n[variants.workers]\nmodel = \"fibers\"\n");
+
+    assertThat(e.field()).isEqualTo("variants[0].workers.model");
+  }
+
+  @Test
+  void aVariantCannotChangeWhatTheEntryIs() throws Exception {
+    for (String key : new String[] {"framework = \"Echo\"", "framework_version = \"2\"", "language = \"Rust\""}) {
+      ManifestException e = failure(VALID + "\n[[variants]]\nname = \"x\"\n" + key + "\n");
+
+      assertThat(e.field()).startsWith("variants[0].");
+      assertThat(e.getMessage()).contains("a variant may set only").contains("workers").contains("test");
+    }
+  }
 }

@@ -61,9 +61,9 @@ public final class ReproduceCommand implements Callable<Integer> {
     if (recorded.method() == null) {
       throw new UsageException(results + " records no method block: it cannot be reproduced");
     }
-    EntryResult original = recorded.rankedEntries().stream().filter(e -> e.id().equals(entry)).findFirst()
+    EntryResult original = recorded.measuredServers().stream().filter(e -> e.id().equals(entry)).findFirst()
         .orElseThrow(() -> new UsageException(results + " has no entry " + entry + "; it has: "
-            + String.join(", ", recorded.rankedEntries().stream().map(EntryResult::id).toList())));
+            + String.join(", ", recorded.measuredServers().stream().map(EntryResult::id).toList())));
     Endpoint chosen;
     try {
       chosen = Endpoint.parse(endpoint);
@@ -90,7 +90,8 @@ public final class ReproduceCommand implements Callable<Integer> {
           seconds(env.load().timeoutSeconds()),
           new Limits(env.limits().serverCpus(), env.limits().clientCpus(), env.limits().memoryBytes(),
               env.limits().workers()),
-          hadCalibration, m.disturbanceThreshold(), m.pipeline(), m.keepAlive(), original.acceptedFailures());
+          hadCalibration, m.disturbanceThreshold(), m.pipeline(), m.keepAlive(), original.acceptedFailures(), 0,
+          List.of());
     } catch (IllegalArgumentException e) {
       throw new UsageException(results + " records settings this fairbench refuses: " + e.getMessage());
     }
@@ -98,7 +99,8 @@ public final class ReproduceCommand implements Callable<Integer> {
     RunSession.Request request = new RunSession.Request(List.of(entry), impls.catalog(paths),
         paths.root().resolve("calibration"), Defaults.CALIBRATION, config, dir,
         logs -> LimitOptions.runtime(env.runtime(), logs),
-        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg));
+        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg),
+        true);
     RunSession.Outcome outcome;
     try {
       outcome = RunSession.run(request, new ProgressPrinter(err), err);

@@ -107,6 +107,20 @@ public class RunCommand implements Callable<Integer> {
   @Option(names = "--no-calibration", description = "Do not measure the calibration server (no ratios, no ceiling).")
   boolean noCalibration;
 
+  @Option(names = "--no-baselines", description = "Leave out the runtimes' bare servers (entries of kind baseline) "
+      + "when no entries are named, and with them the ladder.")
+  boolean noBaselines;
+
+  @Option(names = "--ladder-share", paramLabel = "PERCENT",
+      description = "Ladder cells: each baseline and every framework on it at the same fixed rate, this share of the "
+          + "slowest one's maximum from the warm-up, so their CPU per request can be subtracted; 0 for none "
+          + "(default: 50 in throughput mode).")
+  Double ladderShare;
+
+  @Option(names = "--ladder-endpoints", paramLabel = "LIST", split = ",",
+      description = "Endpoints with ladder cells (default: every measured endpoint).")
+  List<String> ladderEndpoints;
+
   @Option(names = "--accept-fail", paramLabel = "CLAUSE", split = ",",
       description = "Measure entries that FAIL only these conformance clauses (e.g. 4.6); their cells are marked "
           + "non-conformant in every report and never ranked beside conformant ones without the mark.")
@@ -130,7 +144,11 @@ public class RunCommand implements Callable<Integer> {
     RunConfig config;
     try {
       CellKind kind = CellKind.parse(modeName);
-      config = new RunConfig(true, kind, endpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList(),
+      if (kind == CellKind.LADDER) {
+        throw new IllegalArgumentException("--mode is throughput or rate; ladder cells come with throughput runs");
+      }
+      List<Endpoint> endpointList = endpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList();
+      config = new RunConfig(true, kind, endpointList,
           duration == null ? profile.duration() : duration,
           warmup == null ? profile.warmup() : warmup,
           rewarm == null ? profile.rewarm() : rewarm,
@@ -140,14 +158,18 @@ public class RunCommand implements Callable<Integer> {
           connections == null ? profile.connections() : connections,
           threads == null ? profile.threads() : threads,
           Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile), !noCalibration, Defaults.DISTURBANCE_THRESHOLD,
-          pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList());
+          pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList(),
+          (ladderShare == null ? (kind == CellKind.THROUGHPUT ? Defaults.LADDER_SHARE : 0) : ladderShare / 100),
+          ladderEndpoints == null ? (kind == CellKind.THROUGHPUT ? endpointList : List.of())
+              : ladderEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
     Path dir = output != null ? output : paths.results().resolve(Converters.timestamp(Instant.now()));
     RunSession.Request request = new RunSession.Request(entries, impls.catalog(paths), paths.root().resolve("calibration"),
         Defaults.CALIBRATION, config, dir, limitOptions::runtime,
-        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg));
+        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg),
+        !noBaselines);
     RunSession.Outcome outcome;
     try {
       outcome = RunSession.run(request, new ProgressPrinter(err), err);
@@ -159,8 +181,8 @@ public class RunCommand implements Callable<Integer> {
     } catch (RunSession.PreflightException e) {
       throw new UsageException(e.getMessage());
     }
-    long measured = outcome.results().rankedEntries().stream().filter(e -> e.status() == EntryStatus.MEASURED).count();
-    out.printf("Measured %d of %d entries.%n", measured, outcome.results().rankedEntries().size());
+    long measured = outcome.results().measuredServers().stream().filter(e -> e.status() == EntryStatus.MEASURED).count();
+    out.printf("Measured %d of %d entries.%n", measured, outcome.results().measuredServers().size());
     out.println("Results: " + outcome.resultsFile() + " (raw runs: " + outcome.reports().csv() + ")");
     out.println("Report:  " + outcome.reports().markdown() + " (HTML: " + outcome.reports().html() + ")");
     out.println("Fairness review: " + outcome.reports().fairness());

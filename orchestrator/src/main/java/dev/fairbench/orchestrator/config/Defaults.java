@@ -24,6 +24,8 @@ public final class Defaults {
    * CPUs reach this share of the run: docs/ORCHESTRATOR.md, "Disturbance".
    */
   public static final double DISTURBANCE_THRESHOLD = 0.05;
+  /** Ladder cells run at this share of the slowest rung's maximum. */
+  public static final double LADDER_SHARE = 0.5;
   /** The calibration server measured in every round. */
   public static final String CALIBRATION = "nginx";
 

@@ -20,6 +20,9 @@ import java.util.List;
  * @param pipeline       requests per connection write (1: none)
  * @param keepAlive      false: a new connection per request
  * @param acceptFail     clauses whose FAIL does not stop an entry from being measured (its cells are marked)
+ * @param ladderShare    throughput runs: ladder cells for each baseline and the frameworks on it, at this share
+ *                       of the slowest one's maximum; 0 for none
+ * @param ladderEndpoints the endpoints with ladder cells
  */
 public record RunConfig(
     boolean benchmark,
@@ -39,9 +42,12 @@ public record RunConfig(
     double disturbanceThreshold,
     int pipeline,
     boolean keepAlive,
-    List<String> acceptFail) {
+    List<String> acceptFail,
+    double ladderShare,
+    List<Endpoint> ladderEndpoints) {
   public RunConfig {
     endpoints = List.copyOf(endpoints);
+    ladderEndpoints = List.copyOf(ladderEndpoints);
     rates = List.copyOf(rates);
     acceptFail = List.copyOf(acceptFail);
     if (benchmark) {
@@ -83,6 +89,15 @@ public record RunConfig(
       if (pipeline > 1 && !keepAlive) {
         throw new IllegalArgumentException("--pipeline and --no-keepalive exclude each other");
       }
+      if (ladderShare < 0 || ladderShare > 1) {
+        throw new IllegalArgumentException("--ladder-share must be between 0 and 100%, got " + ladderShare * 100 + "%");
+      }
+      if (ladderShare > 0 && kind != CellKind.THROUGHPUT) {
+        throw new IllegalArgumentException("ladder cells belong to throughput runs; with --mode rate use --ladder-share 0");
+      }
+      if (!endpoints.containsAll(ladderEndpoints)) {
+        throw new IllegalArgumentException("--ladder-endpoints must be among --endpoints");
+      }
       if (!(disturbanceThreshold > 0)) {
         throw new IllegalArgumentException("the disturbance threshold must be positive, got " + disturbanceThreshold);
       }
@@ -92,6 +107,6 @@ public record RunConfig(
   /** Conformance only: nothing is measured. */
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0,
-        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of());
+        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of());
   }
 }

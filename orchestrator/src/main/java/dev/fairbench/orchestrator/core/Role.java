@@ -8,6 +8,11 @@ public enum Role implements WireName {
   /** A framework entry: ranked, compared. */
   ENTRY("entry"),
   /**
+   * A runtime's bare server (seed 002's ladder): measured and shown as the floor its frameworks
+   * stand on, never ranked with the frameworks.
+   */
+  BASELINE("baseline"),
+  /**
    * The calibration server (nginx): measured in every round like an entry, never ranked; it gives
    * the load client's ceiling and the floor each cell is shown against.
    */

@@ -44,7 +44,31 @@ public final class EntryCatalog {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + implsDir, e);
     }
-    return new EntryCatalog(implsDir, entries);
+    return new EntryCatalog(implsDir, checkBaselines(entries));
+  }
+
+  /** A framework's [ladder].baseline must name a variant of kind "baseline" in the same folder of entries. */
+  private static List<Entry> checkBaselines(List<Entry> entries) {
+    Set<String> baselines = new java.util.TreeSet<>();
+    for (Entry entry : entries) {
+      if (entry.isValid()) {
+        entry.variants().stream().filter(EntryVariant::baseline).forEach(v -> baselines.add(v.id()));
+      }
+    }
+    List<Entry> checked = new ArrayList<>();
+    for (Entry entry : entries) {
+      Optional<EntryVariant> wrong = entry.isValid() ? entry.variants().stream()
+          .filter(v -> !v.standsOn().isEmpty() && !baselines.contains(v.standsOn())).findFirst() : Optional.empty();
+      if (wrong.isPresent()) {
+        EntryVariant v = wrong.get();
+        checked.add(Entry.invalid(entry.name(), entry.dir(), new ManifestException(v.file(),
+            "ladder.baseline", "names \"" + v.standsOn() + "\", which is no entry of kind \"baseline\" here (baselines: "
+                + (baselines.isEmpty() ? "none" : String.join(", ", baselines)) + ")").getMessage()));
+      } else {
+        checked.add(entry);
+      }
+    }
+    return checked;
   }
 
   public Path implsDir() {

@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param dockerUsesStartCommand [docker].use_start_command: the container runs the start command
  *                     instead of its image's CMD
  * @param test         the [test] table, empty when the entry has no tests of its own
+ * @param baseline     kind = "baseline": the runtime's bare server, the bottom rung of the ladder
+ * @param standsOn     [ladder].baseline: the id of the baseline a framework entry stands on; empty for none
  */
 public record EntryVariant(
     String entry,
@@ -46,7 +48,9 @@ public record EntryVariant(
     boolean dockerUsesStartCommand,
     Optional<TestSpec> test,
     List<String> fairnessProduction,
-    List<String> fairnessDepartures) {
+    List<String> fairnessDepartures,
+    boolean baseline,
+    String standsOn) {
 
   public static final String DEFAULT_VARIANT = "default";
 
@@ -58,7 +62,7 @@ public record EntryVariant(
       Map<String, String> dockerBuildArgs, List<String> fairnessProduction, List<String> fairnessDepartures) {
     this(entry, variant, dir, file, language, framework, frameworkVersion, description, requires, versionCommands,
         availabilityProbe, buildSteps, Map.of(), buildTimeout, startCommand, startEnv, readyTimeout, workersModel,
-        dockerfile, dockerBuildArgs, false, Optional.empty(), fairnessProduction, fairnessDepartures);
+        dockerfile, dockerBuildArgs, false, Optional.empty(), fairnessProduction, fairnessDepartures, false, "");
   }
 
   /** "entry" for the default variant, "entry:variant" otherwise: what the CLI accepts. */

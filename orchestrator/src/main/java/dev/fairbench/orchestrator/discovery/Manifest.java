@@ -22,7 +22,12 @@ public record Manifest(
     Workers workers,
     Docker docker,
     Test test,
-    Fairness fairness) {
+    Fairness fairness,
+    String kind,
+    Ladder ladder) {
+
+  /** [ladder]: the baseline entry this framework stands on (seed 002's ladder). */
+  public record Ladder(String baseline) {}
 
   public record Availability(List<String> probe) {}
 

@@ -33,7 +33,7 @@ public final class ManifestReader {
   private static final Pattern NAME = Pattern.compile("[a-z0-9-]+");
   private static final Set<String> VARIANT_KEYS =
       Set.of("name", "description", "requires", "versions", "availability", "build", "start", "workers", "docker",
-          "test", "fairness");
+          "test", "fairness", "ladder");
   private static final Set<String> RESERVED_ENV = Set.of("HOST", "PORT", "WORKERS");
   private static final int DEFAULT_BUILD_TIMEOUT_SECONDS = 900;
   private static final int DEFAULT_READY_TIMEOUT_SECONDS = 60;
@@ -213,10 +213,26 @@ public final class ManifestReader {
       departures = m.fairness().departures() == null ? List.of() : m.fairness().departures();
     }
 
+    boolean baseline;
+    if (m.kind() == null || m.kind().equals("framework")) {
+      baseline = false;
+    } else if (m.kind().equals("baseline")) {
+      baseline = true;
+    } else {
+      throw new ManifestException(file, "kind", "must be \"framework\" (the default) or \"baseline\", got \"" + m.kind() + "\"");
+    }
+    String standsOn = m.ladder() == null || m.ladder().baseline() == null ? "" : m.ladder().baseline();
+    if (baseline && !standsOn.isEmpty()) {
+      throw new ManifestException(file, qualify(where, "ladder.baseline"), "a baseline stands on nothing: it is the bottom rung");
+    }
+    if (m.ladder() != null && standsOn.isBlank()) {
+      throw new ManifestException(file, qualify(where, "ladder.baseline"), "required in [ladder]: the baseline's ENTRY[:VARIANT]");
+    }
     return new EntryVariant(name, variant, dir, file, language, framework, frameworkVersion, description,
         List.copyOf(requires), Map.copyOf(new LinkedHashMap<>(versions)), probe, List.copyOf(steps),
         Map.copyOf(buildEnv), buildTimeout, command, Map.copyOf(env), readyTimeout, model, dockerfile,
-        Map.copyOf(buildArgs), useStartCommand, test, List.copyOf(production), List.copyOf(departures));
+        Map.copyOf(buildArgs), useStartCommand, test, List.copyOf(production), List.copyOf(departures), baseline,
+        standsOn);
   }
 
   private static EntryVariant.TestSpec test(Path file, String where, Manifest.Test t) throws ManifestException {

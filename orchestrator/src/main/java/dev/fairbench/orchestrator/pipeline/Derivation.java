@@ -99,7 +99,7 @@ public final class Derivation {
     long errors = runs.stream().mapToLong(r -> r.non2xx() + r.socketErrors().total()).sum();
     double serverUtilisation = Statistics.median(runs.stream()
         .map(r -> r.durationSeconds() > 0 ? r.serverCpuSeconds() / r.durationSeconds() / serverCpus : 0.0).toList());
-    double littles = cell.kind() == CellKind.RATE ? Double.NaN : Statistics.median(runs.stream()
+    double littles = cell.kind().constantRate() ? Double.NaN : Statistics.median(runs.stream()
         .map(r -> LittlesLaw.consistency(concurrency, r.latencyMicros().mean() / 1e6, r.requestsPerSecond())).toList());
     CellStats.Ratios ratios = null;
     if (calibration != null && cell.kind() == CellKind.THROUGHPUT && calibration.requestsPerSecond().containsKey(cell.endpoint())) {
@@ -107,7 +107,7 @@ public final class Derivation {
           cpuMedian / calibration.cpuMicrosPerRequest().get(cell.endpoint()));
     }
     CellStats.RateStats rate = null;
-    if (cell.kind() == CellKind.RATE) {
+    if (cell.kind().constantRate()) {
       List<RunRecord.RateRecord> rr = runs.stream().map(RunRecord::rate).filter(r -> r != null).toList();
       rate = new CellStats.RateStats(Statistics.median(rr.stream().map(RunRecord.RateRecord::targetRate).toList()),
           Statistics.median(rr.stream().map(RunRecord.RateRecord::successRate).toList()),

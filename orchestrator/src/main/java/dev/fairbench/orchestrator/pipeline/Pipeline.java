@@ -123,7 +123,8 @@ public final class Pipeline {
     calibration.ifPresent(all::add);
     int index = 0;
     for (Selection selection : all) {
-      Role role = calibration.isPresent() && selection == calibration.get() ? Role.CALIBRATION : Role.ENTRY;
+      Role role = calibration.isPresent() && selection == calibration.get() ? Role.CALIBRATION
+          : selection.variant().map(EntryVariant::baseline).orElse(false) ? Role.BASELINE : Role.ENTRY;
       listener.preparing(selection.id(), ++index, all.size());
       Slot slot = new Slot(selection, role);
       slots.add(slot);
@@ -286,7 +287,47 @@ public final class Pipeline {
         }
       }
     }
+    addLadderCells(live);
     save();
+  }
+
+  /**
+   * For each baseline and the frameworks standing on it, one ladder cell per ladder endpoint, all at
+   * the same rate: a share of the slowest rung's maximum from the warm-up, so that every rung does
+   * the same work and their CPU per request can be subtracted (a client-bound baseline and a
+   * saturated framework cannot be).
+   */
+  private void addLadderCells(List<Slot> live) {
+    if (config.ladderShare() <= 0) {
+      return;
+    }
+    for (Slot base : live) {
+      if (base.role != Role.BASELINE) {
+        continue;
+      }
+      List<Slot> rungs = new ArrayList<>(List.of(base));
+      live.stream().filter(s -> s.standsOn().equals(base.id())).forEach(rungs::add);
+      if (rungs.size() < 2) {
+        continue; // a baseline whose frameworks are not in this run has nothing to be subtracted from
+      }
+      for (Endpoint endpoint : config.ladderEndpoints()) {
+        double slowest = Double.MAX_VALUE;
+        for (Slot rung : rungs) {
+          slowest = Math.min(slowest, cells.stream().filter(c -> c.slot == rung && c.endpoint == endpoint
+              && c.rate == null && c.kind == CellKind.THROUGHPUT && !c.failed()).mapToDouble(c -> c.warmupMax)
+              .max().orElse(0));
+        }
+        RateSpec share = new RateSpec(config.ladderShare() * 100, true);
+        for (Slot rung : rungs) {
+          Cell ladder = new Cell(rung, endpoint, share, CellKind.LADDER);
+          ladder.targetRate = config.ladderShare() * slowest;
+          if (!(ladder.targetRate >= 1)) {
+            ladder.fail("a rung of the ladder measured no maximum in the warm-up; no common rate");
+          }
+          cells.add(ladder);
+        }
+      }
+    }
   }
 
   private void runRound(int round, DisturbanceMeter meter, Optional<CpuProbe> probe) throws InterruptedException {
@@ -538,6 +579,10 @@ public final class Pipeline {
       return selection.id();
     }
 
+    String standsOn() {
+      return selection.variant().map(EntryVariant::standsOn).orElse("");
+    }
+
     void fail(EntryStatus newStatus, String why, String tail) {
       status = newStatus;
       reason = why;
@@ -618,7 +663,7 @@ public final class Pipeline {
           v.map(x -> x.workersModel().wireName()).orElse(""), finalStatus, finalReason, finalTail, conformance,
           cellResults, limitsReadBack, freeze, acceptedFailures,
           v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
-              .orElse(EntryResult.Facts.NONE));
+              .orElse(EntryResult.Facts.NONE), standsOn());
     }
   }
 
@@ -627,6 +672,7 @@ public final class Pipeline {
     final Slot slot;
     final Endpoint endpoint;
     final RateSpec rate;
+    final CellKind kind;
     double warmupMax;
     double targetRate;
     final List<RunRecord> runs = new ArrayList<>();
@@ -635,13 +681,22 @@ public final class Pipeline {
     boolean failed;
 
     Cell(Slot slot, Endpoint endpoint, RateSpec rate) {
+      this(slot, endpoint, rate, rate == null ? CellKind.THROUGHPUT : CellKind.RATE);
+    }
+
+    Cell(Slot slot, Endpoint endpoint, RateSpec rate, CellKind kind) {
       this.slot = slot;
       this.endpoint = endpoint;
       this.rate = rate;
+      this.kind = kind;
     }
 
     String name() {
-      return rate == null ? endpoint.wireName() : endpoint.wireName() + "@" + rate.wireName();
+      return switch (kind) {
+        case THROUGHPUT -> endpoint.wireName();
+        case RATE -> endpoint.wireName() + "@" + rate.wireName();
+        case LADDER -> endpoint.wireName() + "@ladder";
+      };
     }
 
     boolean failed() {
@@ -661,8 +716,8 @@ public final class Pipeline {
         long rounds = runs.stream().filter(RunRecord::counted).count();
         status = rounds >= config.rounds() ? CellStatus.MEASURED : CellStatus.PENDING;
       }
-      return new CellResult(endpoint.wireName(), rate == null ? CellKind.THROUGHPUT : CellKind.RATE,
-          rate == null ? "" : rate.wireName(), status, reason, runs, null, workers, List.of());
+      return new CellResult(endpoint.wireName(), kind, rate == null ? "" : rate.wireName(), status, reason, runs, null,
+          workers, List.of());
     }
   }
 }

@@ -50,6 +50,7 @@ public final class RunSession {
    * @param calibrationDir the calibration servers' folder (calibration/ of the checkout)
    * @param output        the run's folder; must not hold a results.json
    * @param runtimeFactory makes the runtime, given the folder for logs
+   * @param baselines      false: leave out the entries of kind baseline (run --no-baselines)
    */
   public record Request(
       List<String> selectors,
@@ -59,7 +60,8 @@ public final class RunSession {
       RunConfig config,
       Path output,
       Function<Path, ServerRuntime> runtimeFactory,
-      EnvironmentFactory environment) {}
+      EnvironmentFactory environment,
+      boolean baselines) {}
 
   /** Builds the environment block once the runtime and the load generator are known. */
   @FunctionalInterface
@@ -91,6 +93,9 @@ public final class RunSession {
     List<Selection> selections;
     try {
       selections = request.catalog().select(request.selectors());
+      if (!request.baselines()) {
+        selections = selections.stream().filter(sel -> !sel.variant().map(v -> v.baseline()).orElse(false)).toList();
+      }
     } catch (UnknownEntryException e) {
       throw new PreflightException(e.getMessage());
     }
@@ -126,7 +131,7 @@ public final class RunSession {
           request.environment().make(now, runtime, loadGenerator, config),
           new ResultsDocument.Method(config.kind(), config.rounds(), config.seed(), config.rewarm().toMillis() / 1e3,
               config.rates().stream().map(r -> r.wireName()).toList(), config.disturbanceThreshold(), config.pipeline(),
-              config.keepAlive()),
+              config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
           List.of(), null, List.of(), List.of());
       if (config.benchmark()) {
         int cells = selections.size() * config.endpoints().size() * Math.max(1, config.rates().size());

@@ -186,7 +186,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       return new Draft(entry, cellName, kind, "", measuredBefore ? before.stats().medianRequestsPerSecond() : null,
           measuredAfter ? after.stats().medianRequestsPerSecond() : null, null, null, false, why, true, calibration);
     }
-    boolean cpu = kind == CellKind.RATE || before.flags().contains(Flag.CLIENT_BOUND) || after.flags().contains(Flag.CLIENT_BOUND);
+    boolean cpu = kind.constantRate() || before.flags().contains(Flag.CLIENT_BOUND) || after.flags().contains(Flag.CLIENT_BOUND);
     Function<RunRecord, Double> metric = cpu
         ? r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests())
         : RunRecord::requestsPerSecond;

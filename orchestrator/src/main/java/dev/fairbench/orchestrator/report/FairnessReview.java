@@ -35,7 +35,35 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       List<String> warnings,
       List<String> runQuality,
       List<String> acceptedFailures,
-      String freeze) {}
+      String freeze,
+      String ladder) {}
+
+  /** Where the entry stands on the ladder, and what differs between it and its baseline. */
+  private static String ladder(EntryResult entry, ResultsDocument results) {
+    if (entry.baseline()) {
+      return "a baseline: the runtime's bare server, the floor its frameworks are measured over";
+    }
+    if (entry.standsOn().isEmpty()) {
+      return "stands on no baseline";
+    }
+    StringBuilder text = new StringBuilder("stands on the baseline " + entry.standsOn());
+    results.entries().stream().filter(e -> e.id().equals(entry.standsOn())).findFirst().ifPresentOrElse(base -> {
+      List<String> differ = new ArrayList<>();
+      entry.versions().forEach((key, value) -> {
+        String other = base.versions().get(key);
+        if (!key.equals("framework") && other != null && !other.equals(value)) {
+          differ.add(key + " " + value + " vs " + other);
+        }
+      });
+      entry.versions().keySet().stream().filter(k -> !k.equals("framework") && !base.versions().containsKey(k))
+          .forEach(k -> differ.add(k + " " + entry.versions().get(k) + " (the baseline has none)"));
+      if (!differ.isEmpty()) {
+        text.append("; **it ran on other software than its baseline**: ").append(String.join("; ", differ))
+            .append(" — the overhead includes that difference");
+      }
+    }, () -> text.append(" (not in this run: no overhead measured)"));
+    return text.toString();
+  }
 
   private static String freeze(EntryResult entry) {
     EntryResult.FreezeSummary f = entry.freeze();
@@ -61,7 +89,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       reviews.add(new EntryReview(
           entry.id(),
           entry.calibration() ? entry.framework() + " (calibration server: measured like an entry, never ranked)"
-              : entry.framework(),
+              : entry.baseline() ? entry.framework() + " (baseline: never ranked with the frameworks)" : entry.framework(),
           entry.status().wireName(),
           entry.reason() == null ? "" : entry.reason(),
           new LinkedHashMap<>(entry.versions()),
@@ -74,7 +102,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)",
               conformance.verdict().name(), conformance.pass(), conformance.warn(), conformance.fail()),
           conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
-          runQuality, entry.acceptedFailures(), freeze(entry)));
+          runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results)));
     }
     return new FairnessReview(env, results.method(), results.breaks(), reviews);
   }
@@ -143,6 +171,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       }
       e.warnings().forEach(w -> md.append("  - ").append(w).append('\n'));
       md.append("- Between visits: ").append(e.freeze()).append('\n');
+      md.append("- Ladder: ").append(e.ladder()).append('\n');
       md.append("- Run quality: ").append(e.runQuality().isEmpty() ? "no doubt: every cell is trustworthy" : "").append('\n');
       e.runQuality().forEach(q -> md.append("  - ").append(q).append('\n'));
       md.append('\n');

@@ -46,6 +46,8 @@ public final class MarkdownReport {
         .filter(e -> !e.acceptedFailures().isEmpty() && !e.cells().isEmpty()).toList();
     Optional<EntryResult> calibration = document.entries().stream().filter(EntryResult::calibration)
         .filter(e -> !e.cells().isEmpty()).findFirst();
+    List<EntryResult> baselines = document.entries().stream().filter(EntryResult::baseline)
+        .filter(e -> hasCells(e, CellKind.THROUGHPUT)).toList();
 
     if (!conformant.isEmpty() || calibration.isPresent()) {
       md.append("## Requests per second\n\n");
@@ -53,7 +55,7 @@ public final class MarkdownReport {
           + "order statistics), higher is better. Each server ran with WORKERS=").append(env.limits().workers())
           .append(" on CPU set ").append(env.limits().serverCpus())
           .append(". A figure marked ¹ is the load client's limit, not the server's: read its CPU-µs/request below.\n\n");
-      throughputTable(md, conformant, calibration, endpoints, MarkdownReport::throughput);
+      throughputTable(md, conformant, baselines, calibration, endpoints, MarkdownReport::throughput);
       md.append(marks()).append("\n\n");
     }
     if (calibration.isPresent() && !conformant.isEmpty()) {
@@ -61,13 +63,13 @@ public final class MarkdownReport {
       md.append("Each cell over the calibration server (").append(calibration.get().id())
           .append(") on the same endpoint in the same rounds: req/s ratio (higher is better) / CPU-µs-per-request "
               + "ratio (lower is better). Ratios, not absolute figures, are what two machines or two days can compare.\n\n");
-      throughputTable(md, conformant, Optional.empty(), endpoints, MarkdownReport::ratios);
+      throughputTable(md, conformant, baselines, Optional.empty(), endpoints, MarkdownReport::ratios);
     }
     if (!conformant.isEmpty()) {
       md.append("## Server CPU per request\n\n");
       md.append("Server CPU-µs per request (median, ± its 95% interval), lower is better. It stays comparable when the "
           + "load client is the limit.\n\n");
-      throughputTable(md, conformant, calibration, endpoints, MarkdownReport::cpu);
+      throughputTable(md, conformant, baselines, calibration, endpoints, MarkdownReport::cpu);
     }
     if (!nonConformant.isEmpty()) {
       md.append("## Non-conformant entries (measured with --accept-fail)\n\n");
@@ -83,6 +85,7 @@ public final class MarkdownReport {
       table(md, List.of("Entry", "Cell", "FAILed clauses", "req/s", "CPU-µs/req"), rows);
     }
     rateTable(md, document);
+    md.append(Ladder.toMarkdown(Ladder.of(document)));
 
     List<EntryResult> measured = document.entries().stream().filter(e -> !e.cells().isEmpty()).toList();
     if (!measured.isEmpty()) {
@@ -91,7 +94,7 @@ public final class MarkdownReport {
       for (EntryResult entry : measured) {
         for (CellResult cell : entry.cells()) {
           CellStats s = cell.stats();
-          String id = entry.id() + (entry.calibration() ? " (calibration)" : "");
+          String id = entry.id() + (entry.calibration() ? " (calibration)" : entry.baseline() ? " (baseline)" : "");
           if (s == null) {
             rows.add(List.of(id, cell.name(), cell.status().wireName() + ": " + cell.reason(), "", "", "", "", "", "",
                 "", "", ""));
@@ -180,21 +183,24 @@ public final class MarkdownReport {
 
   /** "N of M entry cells trustworthy", the figure a reviewer reads first. */
   public static String trustLine(ResultsDocument document) {
-    List<CellResult> cells = document.rankedEntries().stream().flatMap(e -> e.cells().stream()).toList();
+    List<CellResult> cells = document.measuredServers().stream().flatMap(e -> e.cells().stream()).toList();
     long trustworthy = cells.stream().filter(Quality::trustworthy).count();
     long clientBound = cells.stream().filter(c -> c.flags().contains(Flag.CLIENT_BOUND)).count();
-    return String.format(Locale.ROOT, "**Trustworthy: %d of %d entry cells** (95%% interval within ±%.0f%% of the median, "
+    return String.format(Locale.ROOT, "**Trustworthy: %d of %d entry cells** (entries and baselines; 95%% interval within ±%.0f%% of the median, "
             + "not invalid, saturated, workers-mismatched or non-conformant; %d client-bound cell(s) judged on "
             + "CPU-µs/request).", trustworthy, cells.size(), Quality.THRESHOLDS.intervalHalfWidth() * 100, clientBound);
   }
 
-  private static void throughputTable(StringBuilder md, List<EntryResult> entries, Optional<EntryResult> calibration,
-      List<String> endpoints, Function<CellResult, String> format) {
+  private static void throughputTable(StringBuilder md, List<EntryResult> entries, List<EntryResult> baselines,
+      Optional<EntryResult> calibration, List<String> endpoints, Function<CellResult, String> format) {
     List<String> header = new ArrayList<>(List.of("Entry"));
     endpoints.forEach(e -> header.add(TITLES.getOrDefault(e, e)));
     List<List<String>> rows = new ArrayList<>();
     for (EntryResult entry : entries) {
       rows.add(row(entry.id() + " (" + entry.language() + ")", entry, endpoints, format));
+    }
+    for (EntryResult baseline : baselines) {
+      rows.add(row(baseline.id() + " — baseline, not ranked", baseline, endpoints, format));
     }
     calibration.ifPresent(c -> rows.add(row(c.id() + " — calibration, not ranked", c, endpoints, format)));
     table(md, header, rows);

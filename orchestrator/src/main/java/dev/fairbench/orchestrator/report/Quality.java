@@ -67,7 +67,7 @@ public final class Quality {
     if (clientBound(s, context)) {
       flags.add(Flag.CLIENT_BOUND);
     }
-    if (cell.kind() == CellKind.RATE) {
+    if (cell.kind().constantRate()) {
       if (s.rate() != null && s.rate().successRate() < t.rateSuccess()) {
         flags.add(Flag.INVALID);
       }
@@ -130,17 +130,17 @@ public final class Quality {
   /** "req/s" or "CPU-µs/req": what a reviewer should read first for this cell. A rate cell's is CPU-µs/req. */
   public static String headline(CellResult cell) {
     // At a fixed rate every server does the same amount of work: its CPU cost per request is the figure.
-    return cell.kind() == CellKind.RATE || cell.flags().contains(Flag.CLIENT_BOUND) ? "CPU-µs/req" : "req/s";
+    return cell.kind().constantRate() || cell.flags().contains(Flag.CLIENT_BOUND) ? "CPU-µs/req" : "req/s";
   }
 
   private static Interval headlineInterval(CellResult cell, boolean clientBound) {
     CellStats s = cell.stats();
-    return cell.kind() == CellKind.RATE || clientBound ? s.cpuInterval() : s.requestsPerSecondInterval();
+    return cell.kind().constantRate() || clientBound ? s.cpuInterval() : s.requestsPerSecondInterval();
   }
 
   private static double headlineValue(CellResult cell, boolean clientBound) {
     CellStats s = cell.stats();
-    return cell.kind() == CellKind.RATE || clientBound ? s.cpuMicrosPerRequest() : s.medianRequestsPerSecond();
+    return cell.kind().constantRate() || clientBound ? s.cpuMicrosPerRequest() : s.medianRequestsPerSecond();
   }
 
   /** One reason to doubt a cell: its flag (null for "not measured") and the sentence a reviewer reads. */
@@ -165,7 +165,7 @@ public final class Quality {
             "client-bound: the load client used %.0f%% of a core while the server used %.0f%% of its CPUs, so req/s "
                 + "shows the client's limit; read CPU-µs/request instead", s.clientCpuUtilisation() * 100,
             s.serverCpuUtilisation() * 100);
-        case INVALID -> cell.kind() == CellKind.RATE && s.rate() != null
+        case INVALID -> cell.kind().constantRate() && s.rate() != null
             ? String.format(Locale.ROOT, "invalid: success %.3f%% of the scheduled requests, below %.1f%%",
                 s.rate().successRate() * 100, THRESHOLDS.rateSuccess() * 100)
             : String.format(Locale.ROOT, "invalid: %.3f%% of the requests got a non-2xx answer or a socket error, over %.1f%%",

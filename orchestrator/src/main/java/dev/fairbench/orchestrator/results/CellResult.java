@@ -10,7 +10,8 @@ import java.util.List;
  * One entry × variant × endpoint (× rate, for a rate cell).
  *
  * @param kind    throughput or rate; cells of different kinds are never compared
- * @param rate    for a rate cell, the rate as asked ("90%" of the cell's own max, or "1000" req/s); else ""
+ * @param rate    for a rate cell, the rate as asked ("90%" of the cell's own max, or "1000" req/s); for a
+ *                ladder cell, the share of the slowest rung's max ("50%"); else ""
  * @param status  measured, partial, failed (with the reason) or pending
  * @param runs    every visit, counted or not, in the order they were made
  * @param stats   null until a run was counted
@@ -38,7 +39,11 @@ public record CellResult(
 
   /** The cell's name within its entry: the endpoint, and the rate for a rate cell ("json@90%"). */
   public String name() {
-    return kind == CellKind.RATE ? endpoint + "@" + rate : endpoint;
+    return switch (kind) {
+      case THROUGHPUT -> endpoint;
+      case RATE -> endpoint + "@" + rate;
+      case LADDER -> endpoint + "@ladder";
+    };
   }
 
   public boolean measured() {

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param acceptedFailures conformance clauses it FAILs and was measured anyway (run --accept-fail); its
  *                    cells carry the non-conformant flag
  * @param facts       what its manifest says about its fairness, copied so reports need no manifests
+ * @param standsOn    the id of the baseline this framework stands on ([ladder].baseline); empty for none
  */
 public record EntryResult(
     String id,
@@ -35,7 +36,8 @@ public record EntryResult(
     String limitsReadBack,
     FreezeSummary freeze,
     List<String> acceptedFailures,
-    Facts facts) {
+    Facts facts,
+    String standsOn) {
 
   public EntryResult {
     role = role == null ? Role.ENTRY : role;
@@ -45,16 +47,21 @@ public record EntryResult(
     cells = List.copyOf(cells);
     acceptedFailures = acceptedFailures == null ? List.of() : List.copyOf(acceptedFailures);
     facts = facts == null ? Facts.NONE : facts;
+    standsOn = standsOn == null ? "" : standsOn;
     versions = Map.copyOf(versions);
   }
 
   public EntryResult withCells(List<CellResult> newCells) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts);
+        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn);
   }
 
   public boolean calibration() {
     return role == Role.CALIBRATION;
+  }
+
+  public boolean baseline() {
+    return role == Role.BASELINE;
   }
 
   /** The manifest's description, production-mode facts and departures from idiom. */

@@ -38,8 +38,13 @@ public record ResultsDocument(
     return new ResultsDocument(schemaVersion, methodVersion, environment, method, rounds, calibration, breaks, newEntries);
   }
 
-  /** The entries that are not the calibration server. */
+  /** The framework entries: what the main tables rank (neither baselines nor the calibration server). */
   public List<EntryResult> rankedEntries() {
+    return entries.stream().filter(e -> e.role() == dev.fairbench.orchestrator.core.Role.ENTRY).toList();
+  }
+
+  /** Entries and baselines: every server but the calibration. */
+  public List<EntryResult> measuredServers() {
     return entries.stream().filter(e -> !e.calibration()).toList();
   }
 
@@ -54,6 +59,8 @@ public record ResultsDocument(
    * @param disturbanceThreshold a visit whose disturbance share reaches this is repeated once, later in the round
    * @param pipeline             requests per connection write (1: no pipelining)
    * @param keepAlive            false: a new connection per request
+   * @param ladderShare          ladder cells run at this share of the slowest rung's maximum; 0 for none
+   * @param ladderEndpoints      the endpoints that have ladder cells
    */
   public record Method(
       CellKind kind,
@@ -63,9 +70,12 @@ public record ResultsDocument(
       List<String> rates,
       double disturbanceThreshold,
       int pipeline,
-      boolean keepAlive) {
+      boolean keepAlive,
+      double ladderShare,
+      List<String> ladderEndpoints) {
     public Method {
       rates = rates == null ? List.of() : List.copyOf(rates);
+      ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);
     }
   }
 

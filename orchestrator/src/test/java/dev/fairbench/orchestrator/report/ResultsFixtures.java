@@ -37,7 +37,8 @@ public final class ResultsFixtures {
   }
 
   public static ResultsDocument.Method method(int rounds) {
-    return new ResultsDocument.Method(CellKind.THROUGHPUT, rounds, 42, 1, List.of(), 0.05, 1, true);
+    return new ResultsDocument.Method(CellKind.THROUGHPUT, rounds, 42, 1, List.of(), 0.05, 1, true, 0.5,
+        List.of("plaintext", "json"));
   }
 
   /**
@@ -57,6 +58,28 @@ public final class ResultsFixtures {
     return IntStream.range(0, rps.length).mapToObj(i -> run(i + 1, rps[i], 0.5, 0.99, 0)).toList();
   }
 
+  /** A counted ladder (constant-rate) run: {@code rate} req/s for 2 s, all answered, at {@code cpuMicros} per request. */
+  public static RunRecord ladderRun(int round, double rate, double cpuMicros) {
+    long requests = Math.round(rate * 2);
+    return new RunRecord(round, 1, true, requests, 2, rate, 0, 0, new RunRecord.SocketErrors(0, 0, 0, 0),
+        new RunRecord.LatencyRecord(300, 400, 700, 900, 1200, 320), requests * cpuMicros / 1e6, 40L << 20, 60L << 20,
+        0.2, 0.1, RunRecord.Disturbance.NONE, new RunRecord.RateRecord(rate, requests, requests, requests,
+            Map.of("200", requests), Map.of(), 0, false, 1.0, rate));
+  }
+
+  public static CellResult ladderCell(String endpoint, List<RunRecord> runs) {
+    return new CellResult(endpoint, CellKind.LADDER, "50%", CellStatus.MEASURED, "", runs, null,
+        new WorkerObservation("threads", 1, 1, 1, 1, 12, 1, true), List.of());
+  }
+
+  /** An entry standing on {@code baseline} (empty for none), with the given role. */
+  public static EntryResult rung(String id, Role role, String baseline, List<CellResult> cells) {
+    EntryResult e = entry(id, id, role, cells, role == Role.CALIBRATION ? null : conformance(0, List.of()));
+    return new EntryResult(e.id(), e.entry(), e.variant(), e.role(), e.language(), e.framework(), e.versions(),
+        e.workersModel(), e.status(), e.reason(), e.logTail(), e.conformance(), e.cells(), e.limitsReadBack(), e.freeze(),
+        e.acceptedFailures(), e.facts(), baseline);
+  }
+
   public static CellResult cell(String endpoint, List<RunRecord> runs) {
     return new CellResult(endpoint, CellKind.THROUGHPUT, "", CellStatus.MEASURED, "", runs, null,
         new WorkerObservation("threads", 1, 1, 1, 1, 12, 1, true), List.of());
@@ -70,7 +93,7 @@ public final class ResultsFixtures {
       ConformanceSummary conformance) {
     return new EntryResult(id, id, "default", role, "Lang", framework, Map.of("framework", "1.0.0"), "threads",
         EntryStatus.MEASURED, "", "", conformance, cells, "cpuset 1, memory 512 MiB", null, List.of(),
-        new EntryResult.Facts(framework + " in production mode", List.of("release build"), List.of()));
+        new EntryResult.Facts(framework + " in production mode", List.of("release build"), List.of()), "");
   }
 
   public static ConformanceSummary conformance(int warn, List<String> warned) {
@@ -109,7 +132,7 @@ public final class ResultsFixtures {
         conformance(0, List.of()));
     EntryResult missing = new EntryResult("absent-entry", "absent-entry", "default", Role.ENTRY, "Elixir", "Phoenix",
         Map.of("framework", "1.7.14"), "threads", EntryStatus.UNAVAILABLE,
-        "dependencies not fetched: hex.pm is unreachable", "", null, List.of(), "", null, List.of(), null);
+        "dependencies not fetched: hex.pm is unreachable", "", null, List.of(), "", null, List.of(), null, "");
     List<RunRecord> nginxPlaintext = IntStream.range(0, 9)
         .mapToObj(i -> run(i + 1, 64_000 + 100 * i, 0.96, 0.60, 0)).toList();
     List<RunRecord> nginxJson = IntStream.range(0, 9).mapToObj(i -> run(i + 1, 62_000 + 100 * i, 0.96, 0.60, 0)).toList();

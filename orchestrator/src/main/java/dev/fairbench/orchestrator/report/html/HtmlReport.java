@@ -5,6 +5,7 @@ import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.report.Quality;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.report.FairnessReview;
+import dev.fairbench.orchestrator.report.Ladder;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.EntryResult;
@@ -63,6 +64,7 @@ public final class HtmlReport {
       h.append("</section>\n");
     }
     rates(h, results);
+    ladder(h, results);
     rounds(h, results);
     conformance(h, results);
     fairness(h, review);
@@ -84,7 +86,7 @@ public final class HtmlReport {
       if (entry.calibration() && cell.isEmpty()) {
         continue; // the calibration server has no /validate
       }
-      String label = entry.calibration() ? entry.id() + " (calibration)" : entry.id();
+      String label = entry.calibration() ? entry.id() + " (calibration)" : entry.baseline() ? entry.id() + " (baseline)" : entry.id();
       if (cell.isEmpty() || !cell.get().measured()) {
         String reason = cell.map(CellResult::reason).filter(r -> !r.isBlank())
             .orElse(entry.reason().isBlank() ? entry.status().wireName() : entry.reason());
@@ -196,6 +198,7 @@ public final class HtmlReport {
             + " (run --accept-fail): every cell is marked non-conformant");
       }
       dd(h, "Between visits", e.freeze());
+      dd(h, "Ladder", e.ladder().replace("**", ""));
       list(h, "Conformance WARN/FAIL", e.warnings(), "none");
       list(h, "Run quality", e.runQuality(), "no doubt: every cell is trustworthy");
       h.append("</dl></article>\n");
@@ -241,6 +244,77 @@ public final class HtmlReport {
         h.append("<td>").append(Html.esc(c)).append("</td>");
       }
       h.append("</tr>\n");
+    }
+    h.append("</tbody></table></section>\n");
+  }
+
+  /** The ladder table and, per baseline and endpoint, a chart of runtime floor + framework overhead. */
+  private static void ladder(StringBuilder h, ResultsDocument results) {
+    List<Ladder.Row> rows = Ladder.of(results);
+    if (rows.isEmpty()) {
+      return;
+    }
+    h.append("<section id=\"ladder\"><h2>The ladder: runtime floor and framework overhead</h2><p>")
+        .append(Html.esc("Each baseline and the frameworks on it at the same fixed rate, in the same rounds: the grey "
+            + "bar is the baseline's CPU-µs/request (the runtime's floor), the coloured part the framework's overhead "
+            + "over it, with its 95% interval; an overhead below zero is drawn to the left of the floor, in red."))
+        .append("</p>\n");
+    java.util.Map<String, List<Ladder.Row>> groups = new java.util.LinkedHashMap<>();
+    rows.forEach(r -> groups.computeIfAbsent(r.baseline() + " " + r.endpoint(), k -> new ArrayList<>()).add(r));
+    for (var group : groups.entrySet()) {
+      List<Ladder.Row> g = group.getValue();
+      double floor = g.getFirst().cpu();
+      double max = g.stream().mapToDouble(r -> Math.max(r.cpu(),
+          r.overheadInterval() == null ? 0 : floor + r.overheadInterval().high())).max().orElse(floor) * 1.1;
+      int width = 460;
+      int row = 26;
+      int labelWidth = 230;
+      int height = row * g.size() + 30;
+      h.append(String.format(Locale.ROOT, "<figure class=\"chart-box ladder\"><svg class=\"chart ladder\" id=\"ladder-%s\" "
+              + "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\">",
+          slug(group.getKey()), labelWidth + width + 200, height));
+      h.append("<text class=\"chart-title\" x=\"0\" y=\"14\">").append(Html.esc(g.getFirst().baseline() + " — "
+          + g.getFirst().endpoint() + ", CPU-µs/request at " + BarChart.format(g.getFirst().rate()) + " req/s"))
+          .append("</text>");
+      for (int i = 0; i < g.size(); i++) {
+        Ladder.Row r = g.get(i);
+        int y = 24 + i * row;
+        double scale = width / max;
+        h.append("<g class=\"rung").append(r.isBaseline() ? " floor" : "").append("\" data-label=\"")
+            .append(Html.esc(r.id())).append("\">");
+        h.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text>", y + 16, Html.esc(r.isBaseline()
+            ? r.id() + " (floor)" : r.id())));
+        h.append(String.format(Locale.ROOT, "<rect class=\"floor\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"#9ca3af\"/>",
+            labelWidth, y + 2, Math.min(floor, r.cpu()) * scale));
+        if (!r.isBaseline()) {
+          boolean negative = r.overhead() < 0;
+          double from = Math.min(floor, r.cpu()) * scale;
+          double length = Math.abs(r.overhead()) * scale;
+          h.append(String.format(Locale.ROOT, "<rect class=\"overhead%s\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>",
+              negative ? " negative" : "", labelWidth + from, y + 2, length, negative ? "#dc2626" : "#3b6fd8"));
+          if (r.overheadInterval() != null) {
+            double lo = labelWidth + (floor + r.overheadInterval().low()) * scale;
+            double hi = labelWidth + (floor + r.overheadInterval().high()) * scale;
+            h.append(String.format(Locale.ROOT, "<path class=\"whisker\" d=\"M%.1f %d H%.1f M%.1f %d V%d M%.1f %d V%d\"/>",
+                lo, y + 11, hi, lo, y + 6, y + 16, hi, y + 6, y + 16));
+          }
+        }
+        h.append(String.format(Locale.ROOT, "<text class=\"value\" x=\"%d\" y=\"%d\">%s</text></g>", labelWidth + width + 6, y + 16,
+            Html.esc(r.isBaseline() ? String.format(Locale.ROOT, "%.2f", r.cpu())
+                : String.format(Locale.ROOT, "%.2f (%+.2f, %.2f×)", r.cpu(), r.overhead(), r.ratio()))));
+      }
+      h.append("</svg></figure>\n");
+    }
+    h.append("<table class=\"ladder\"><thead><tr><th>floor</th><th>endpoint</th><th>rung</th><th>CPU-µs/req</th>")
+        .append("<th>overhead [95% CI]</th><th>ratio [95% CI]</th></tr></thead><tbody>\n");
+    for (Ladder.Row r : rows) {
+      h.append("<tr class=\"ladder-row\"><td>").append(Html.esc(r.baseline())).append("</td><td>").append(Html.esc(r.endpoint()))
+          .append("</td><td>").append(Html.esc(r.isBaseline() ? "floor" : r.id())).append("</td><td>")
+          .append(String.format(Locale.ROOT, "%.2f", r.cpu())).append("</td><td>")
+          .append(r.overhead() == null ? "—" : Html.esc(String.format(Locale.ROOT, "%+.2f %s", r.overhead(),
+              Ladder.interval(r.overheadInterval(), "%+.2f")))).append("</td><td>")
+          .append(r.ratio() == null ? "—" : Html.esc(String.format(Locale.ROOT, "%.2f× %s", r.ratio(),
+              Ladder.interval(r.ratioInterval(), "%.2f")))).append("</td></tr>\n");
     }
     h.append("</tbody></table></section>\n");
   }

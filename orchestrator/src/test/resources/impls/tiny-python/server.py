@@ -44,6 +44,16 @@ def reject_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+def has_lone_surrogate(value):
+    if isinstance(value, str):
+        return any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict):
+        return any(has_lone_surrogate(k) or has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_lone_surrogate(v) for v in value)
+    return False
+
+
 def parse_user_input(body):
     try:
         value = json.loads(body.decode("utf-8"), parse_constant=reject_constant)
@@ -51,6 +61,8 @@ def parse_user_input(body):
         raise BadRequest(f"the body is not valid JSON: {e}") from None
     if not isinstance(value, dict):
         raise BadRequest("the body must be a JSON object")
+    if has_lone_surrogate(value):
+        raise BadRequest("the body holds a lone surrogate escape: not Unicode text")
     name = value.get("name")
     if not isinstance(name, str) or len(name) < 1:
         raise BadRequest("name must be a string of at least one character")
@@ -100,8 +112,23 @@ class Handler(BaseHTTPRequestHandler):
             self.drain()
         self.reply(status, {"error": message})
 
+    def ambiguous_framing(self):
+        lengths = self.headers.get_all("Content-Length") or []
+        values = {v.strip() for line in lengths for v in line.split(",")}
+        if lengths and self.headers.get("Transfer-Encoding"):
+            return "Content-Length with Transfer-Encoding"
+        if len(values) > 1:
+            return "two different Content-Lengths"
+        if values and not next(iter(values)).isdigit():
+            return "an invalid Content-Length"
+        return None
+
     def route(self):
         self.body_read = False
+        ambiguous = self.ambiguous_framing()
+        if ambiguous:
+            self.close_connection = True
+            return self.error(400, f"ambiguous framing: {ambiguous}")
         path = self.path.split("?", 1)[0]
         method = self.command
         if path == "/plaintext":

@@ -78,7 +78,7 @@ public class RunCommand implements Callable<Integer> {
   Long seed;
 
   @Option(names = "--duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,
-      description = "Length of each measured run, whole seconds (default: 2s on 2-3 cores, 3s from 4).")
+      description = "Length of each measured run, whole seconds (default: 1s on 2-3 cores, 2s from 4).")
   Duration duration;
 
   @Option(names = "--warmup", paramLabel = "TIME", converter = Converters.DurationConverter.class,
@@ -86,7 +86,7 @@ public class RunCommand implements Callable<Integer> {
   Duration warmup;
 
   @Option(names = "--rewarm", paramLabel = "TIME", converter = Converters.DurationConverter.class,
-      description = "Load after each thaw, before the measured run; 0 or whole seconds (default: 1s).")
+      description = "Load after each thaw, before the measured run, e.g. 500ms; 0 for none (default: 500ms).")
   Duration rewarm;
 
   @Option(names = "--connections", paramLabel = "N",
@@ -118,7 +118,7 @@ public class RunCommand implements Callable<Integer> {
   Double ladderShare;
 
   @Option(names = "--ladder-endpoints", paramLabel = "LIST", split = ",",
-      description = "Endpoints with ladder cells (default: every measured endpoint).")
+      description = "Endpoints with ladder cells (default: json).")
   List<String> ladderEndpoints;
 
   @Option(names = "--accept-fail", paramLabel = "CLAUSE", split = ",",
@@ -160,7 +160,8 @@ public class RunCommand implements Callable<Integer> {
           Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile), !noCalibration, Defaults.DISTURBANCE_THRESHOLD,
           pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList(),
           (ladderShare == null ? (kind == CellKind.THROUGHPUT ? Defaults.LADDER_SHARE : 0) : ladderShare / 100),
-          ladderEndpoints == null ? (kind == CellKind.THROUGHPUT ? endpointList : List.of())
+          ladderEndpoints == null
+              ? (kind == CellKind.THROUGHPUT ? endpointList.stream().filter(e -> Defaults.LADDER_ENDPOINTS.contains(e.wireName())).toList() : List.of())
               : ladderEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());

@@ -26,15 +26,21 @@ public final class Defaults {
   public static final double DISTURBANCE_THRESHOLD = 0.05;
   /** Ladder cells run at this share of the slowest rung's maximum. */
   public static final double LADDER_SHARE = 0.5;
+  /**
+   * The endpoints with ladder cells unless told otherwise: json, where a framework's routing and
+   * serialisation show; all four would add 56 cells to a run over every entry (the time budget in
+   * docs/ORCHESTRATOR.md).
+   */
+  public static final List<String> LADDER_ENDPOINTS = List.of("json");
   /** The calibration server measured in every round. */
   public static final String CALIBRATION = "nginx";
 
   public static Profile forCores(int cores) {
     if (cores >= 4) {
-      return new Profile("2-3", "0-1", 2, 128, 2, Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(1), 9);
+      return new Profile("2-3", "0-1", 2, 128, 2, Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofMillis(500), 9);
     }
     if (cores >= 2) {
-      return new Profile("1", "0", 1, 64, 1, Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(1), 9);
+      return new Profile("1", "0", 1, 64, 1, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofMillis(500), 9);
     }
     throw new IllegalStateException(
         "fairbench needs at least 2 CPUs so the server and the load client get disjoint CPU sets; this machine has "

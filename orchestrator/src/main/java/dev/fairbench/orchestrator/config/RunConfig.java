@@ -58,10 +58,11 @@ public record RunConfig(
         throw new IllegalArgumentException("--duration must be a whole number of seconds, at least 1s, got "
             + duration.toMillis() + " ms");
       }
-      for (Duration d : List.of(warmup, rewarm)) {
-        if (d.isNegative() || (!d.isZero() && (d.toMillis() < 1000 || d.toMillis() % 1000 != 0))) {
-          throw new IllegalArgumentException("--warmup and --rewarm must be 0 or whole seconds, got " + d.toMillis() + " ms");
-        }
+      if (warmup.isNegative() || (!warmup.isZero() && (warmup.toMillis() < 1000 || warmup.toMillis() % 1000 != 0))) {
+        throw new IllegalArgumentException("--warmup must be 0 or whole seconds, got " + warmup.toMillis() + " ms");
+      }
+      if (rewarm.isNegative() || rewarm.toSeconds() > 60) {
+        throw new IllegalArgumentException("--rewarm must be from 0 to 60s, got " + rewarm.toMillis() + " ms");
       }
       if (rounds < 1) {
         throw new IllegalArgumentException("--rounds must be at least 1, got " + rounds);

@@ -53,12 +53,28 @@ public final class SlicedLoad {
 
   public static Curve run(URI baseUrl, String path, int connections, Duration length, Duration slice)
       throws InterruptedException {
+    return run(baseUrl, "GET", path, null, connections, length, slice);
+  }
+
+  /** The endpoint's own request (a POST with its JSON body for validate). */
+  public static Curve run(URI baseUrl, Endpoint endpoint, int connections, Duration length, Duration slice)
+      throws InterruptedException {
+    return run(baseUrl, endpoint.method(), endpoint.path(), endpoint.body(), connections, length, slice);
+  }
+
+  private static Curve run(URI baseUrl, String method, String path, String body, int connections, Duration length,
+      Duration slice) throws InterruptedException {
     int slices = (int) Math.max(1, length.toNanos() / slice.toNanos());
     AtomicLongArray counts = new AtomicLongArray(slices);
     long start = System.nanoTime();
     long end = start + length.toNanos();
-    byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: " + baseUrl.getHost() + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    byte[] head = (method + " " + path + " HTTP/1.1\r\nHost: " + baseUrl.getHost() + "\r\n"
+        + (body == null ? "" : "Content-Type: application/json\r\nContent-Length: " + payload.length + "\r\n")
+        + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] request = new byte[head.length + payload.length];
+    System.arraycopy(head, 0, request, 0, head.length);
+    System.arraycopy(payload, 0, request, head.length, payload.length);
     List<Thread> threads = new ArrayList<>();
     for (int c = 0; c < connections; c++) {
       Thread thread = Thread.ofPlatform().daemon().start(() -> {

@@ -22,6 +22,7 @@ import dev.fairbench.orchestrator.load.LoadGenerator;
 import dev.fairbench.orchestrator.load.LoadResult;
 import dev.fairbench.orchestrator.load.LoadSpec;
 import dev.fairbench.orchestrator.load.OhaLoadGenerator;
+import dev.fairbench.orchestrator.load.SlicedLoad;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.EntryResult;
@@ -69,6 +70,8 @@ import java.util.function.Function;
  */
 public final class Pipeline {
   private static final int TAIL_LINES = 20;
+  /** Connections of the re-warm after each thaw. */
+  static final int REWARM_CONNECTIONS = 16;
 
   private final RunConfig config;
   private final ServerRuntime runtime;
@@ -387,11 +390,9 @@ public final class Pipeline {
     RunningServer server = slot.server;
     try {
       if (!config.rewarm().isZero()) {
-        if (cell.rate == null) {
-          wrk.run(throughputSpec(server, cell.endpoint, config.rewarm()));
-        } else {
-          oha.run(rateSpec(server, cell, config.rewarm()));
-        }
+        // The in-process client takes sub-second lengths, which wrk's -d does not: a short load after the
+        // thaw refills caches before the measured run (docs/ORCHESTRATOR.md, "Pilot").
+        SlicedLoad.run(server.baseUrl(), cell.endpoint, REWARM_CONNECTIONS, config.rewarm(), config.rewarm());
       }
       ResourceUsage before = server.usage();
       ThreadSample threads = server.sampleThreads();

@@ -293,7 +293,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
 
   private static String methodShape(ResultsDocument d) {
     ResultsDocument.Method m = d.method();
-    return m == null ? "none" : String.format(Locale.ROOT, "%s, %d rounds, re-warm %.0f s, pipeline %d, keep-alive %s",
+    return m == null ? "none" : String.format(Locale.ROOT, "%s, %d rounds, re-warm %.1f s, pipeline %d, keep-alive %s",
         m.kind().wireName(), m.rounds(), m.rewarmSeconds(), m.pipeline(), m.keepAlive());
   }
 

@@ -83,6 +83,11 @@ public final class MarkdownReport {
       table(md, List.of("Entry", "Cell", "FAILed clauses", "req/s", "CPU-µs/req"), rows);
     }
     rateTable(md, document);
+    if (!StartupTable.entries(document).isEmpty()) {
+      md.append("## ").append(StartupTable.TITLE).append("\n\n");
+      md.append(StartupTable.explanation(document)).append("\n\n");
+      table(md, StartupTable.HEADER, StartupTable.rows(document));
+    }
 
     List<EntryResult> measured = document.entries().stream().filter(e -> !e.cells().isEmpty()).toList();
     if (!measured.isEmpty()) {

@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
 public record BuildOutput(long bytes, Map<String, Long> paths, String method) {
   /** The usual build output folders, when git cannot say what is ignored. */
   public static final List<String> USUAL_OUTPUTS =
-      List.of("build", "target", ".venv", "venv", "node_modules", "_build", "deps", "dist", "zig-out", "tools/node_modules");
+      List.of("build", "target", ".venv", "venv", "node_modules", "_build", "deps", "dist", "zig-out", "tools/node_modules",
+          "__pycache__");
 
   public BuildOutput {
     paths = Map.copyOf(paths);

@@ -218,7 +218,8 @@ public final class DockerRuntime implements ServerRuntime {
     String image = build ? build(client, variant, logDir.resolve(fileStem + ".build.log")) : built(client, variant);
     NativeRuntime.checkPortFree(port);
 
-    Path log = logDir.resolve(fileStem + ".server.log");
+    // A start without a build is an extra start (start-time figures) beside the server of the run, whose log it must not truncate.
+    Path log = logDir.resolve(fileStem + (build ? ".server.log" : ".restart.server.log"));
     OutputStream logStream;
     try {
       logStream = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);

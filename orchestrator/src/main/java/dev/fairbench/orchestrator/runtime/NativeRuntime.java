@@ -110,7 +110,8 @@ public final class NativeRuntime implements ServerRuntime {
       }
     }
 
-    Path log = logDir.resolve(fileStem + ".server.log");
+    // A start without a build is an extra start (start-time figures) beside the server of the run, whose log it must not truncate.
+    Path log = logDir.resolve(fileStem + (build ? ".server.log" : ".restart.server.log"));
     Map<String, String> env = new HashMap<>(variant.startEnv());
     env.put("HOST", "127.0.0.1");
     env.put("PORT", Integer.toString(port));

@@ -63,6 +63,8 @@ class StartupMeasurementTest {
     // below two Python interpreters' VmHWM summed plus the page cache.
     assertThat(memory.peakBytes()).isLessThan(200L << 20);
 
+    assertThat(logs.resolve("tiny-python_stdlib.restart.server.log")).as("the extra starts log beside the run's server").exists();
+
     assertThat(figures.size().imageBytes()).isEqualTo(-1);
     assertThat(figures.size().buildOutputs()).as("py_compile leaves __pycache__").containsKey("__pycache__");
     assertThat(figures.size().buildOutputBytes()).isPositive();

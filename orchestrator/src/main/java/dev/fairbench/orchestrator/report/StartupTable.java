@@ -80,7 +80,11 @@ public final class StartupTable {
   }
 
   public static String mebibytes(long bytes) {
-    return bytes < 0 ? "—" : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    if (bytes < 0) {
+      return "—";
+    }
+    return bytes < 1048576 ? String.format(Locale.ROOT, "%.0f KiB", bytes / 1024.0)
+        : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
   }
 
   public static String size(SizeFigures size) {

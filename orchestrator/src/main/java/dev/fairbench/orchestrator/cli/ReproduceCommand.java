@@ -91,7 +91,7 @@ public final class ReproduceCommand implements Callable<Integer> {
           new Limits(env.limits().serverCpus(), env.limits().clientCpus(), env.limits().memoryBytes(),
               env.limits().workers()),
           hadCalibration, m.disturbanceThreshold(), m.pipeline(), m.keepAlive(), original.acceptedFailures(), 0,
-          List.of());
+          List.of(), 1, false);
     } catch (IllegalArgumentException e) {
       throw new UsageException(results + " records settings this fairbench refuses: " + e.getMessage());
     }

@@ -126,6 +126,15 @@ public class RunCommand implements Callable<Integer> {
           + "non-conformant in every report and never ranked beside conformant ones without the mark.")
   List<String> acceptFail = List.of();
 
+  @Option(names = "--startups", paramLabel = "N", defaultValue = "5",
+      description = "Fresh warm starts per entry for its start-time figures, after the build; one cold start (page "
+          + "cache dropped, natively, as root) besides (default: ${DEFAULT-VALUE}).")
+  int startups;
+
+  @Option(names = "--only-startup",
+      description = "Measure only start times, memory and size (no cells): a quick check while writing an entry.")
+  boolean onlyStartup;
+
   @Option(names = "--output", paramLabel = "DIR",
       description = "Folder for results.json, the reports, conformance reports and logs (default: results/<time>/).")
   Path output;
@@ -157,12 +166,13 @@ public class RunCommand implements Callable<Integer> {
           rates.stream().map(RateSpec::parse).toList(),
           connections == null ? profile.connections() : connections,
           threads == null ? profile.threads() : threads,
-          Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile), !noCalibration, Defaults.DISTURBANCE_THRESHOLD,
+          Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile), !noCalibration && !onlyStartup, Defaults.DISTURBANCE_THRESHOLD,
           pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList(),
-          (ladderShare == null ? (kind == CellKind.THROUGHPUT ? Defaults.LADDER_SHARE : 0) : ladderShare / 100),
+          (ladderShare == null ? (kind == CellKind.THROUGHPUT && !onlyStartup ? Defaults.LADDER_SHARE : 0) : ladderShare / 100),
           ladderEndpoints == null
               ? (kind == CellKind.THROUGHPUT ? endpointList.stream().filter(e -> Defaults.LADDER_ENDPOINTS.contains(e.wireName())).toList() : List.of())
-              : ladderEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList());
+              : ladderEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList(),
+          startups, onlyStartup);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

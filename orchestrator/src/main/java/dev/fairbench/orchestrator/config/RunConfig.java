@@ -23,6 +23,8 @@ import java.util.List;
  * @param ladderShare    throughput runs: ladder cells for each baseline and the frameworks on it, at this share
  *                       of the slowest one's maximum; 0 for none
  * @param ladderEndpoints the endpoints with ladder cells
+ * @param startups       fresh warm starts per entry for the start-time figures (plus one cold start)
+ * @param onlyStartup    measure start, memory and size only: no cells
  */
 public record RunConfig(
     boolean benchmark,
@@ -44,7 +46,9 @@ public record RunConfig(
     boolean keepAlive,
     List<String> acceptFail,
     double ladderShare,
-    List<Endpoint> ladderEndpoints) {
+    List<Endpoint> ladderEndpoints,
+    int startups,
+    boolean onlyStartup) {
   public RunConfig {
     endpoints = List.copyOf(endpoints);
     ladderEndpoints = List.copyOf(ladderEndpoints);
@@ -90,6 +94,9 @@ public record RunConfig(
       if (pipeline > 1 && !keepAlive) {
         throw new IllegalArgumentException("--pipeline and --no-keepalive exclude each other");
       }
+      if (startups < 1) {
+        throw new IllegalArgumentException("--startups must be at least 1, got " + startups);
+      }
       if (ladderShare < 0 || ladderShare > 1) {
         throw new IllegalArgumentException("--ladder-share must be between 0 and 100%, got " + ladderShare * 100 + "%");
       }
@@ -108,6 +115,6 @@ public record RunConfig(
   /** Conformance only: nothing is measured. */
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0,
-        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of());
+        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false);
   }
 }

@@ -19,15 +19,25 @@ final class CorrectnessCheck {
 
   /** An empty result means correct; otherwise what was wrong. */
   static Optional<String> check(URI baseUrl, Endpoint endpoint) throws InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(baseUrl.resolve(endpoint.path())).timeout(Duration.ofSeconds(5));
+    try (HttpClient client = client()) {
+      return check(client, baseUrl, endpoint, Duration.ofSeconds(5));
+    }
+  }
+
+  /** An HTTP/1.1 client: HTTP/2 would add "Upgrade: h2c" to cleartext requests, and uvicorn drops the body of those. */
+  static HttpClient client() {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+  }
+
+  /** The same with a client kept across checks (repeated tries while a server starts). */
+  static Optional<String> check(HttpClient client, URI baseUrl, Endpoint endpoint, Duration timeout)
+      throws InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(baseUrl.resolve(endpoint.path())).timeout(timeout);
     if (endpoint.body() != null) {
       request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(endpoint.body()));
     }
     HttpResponse<String> response;
-    try (HttpClient client = HttpClient.newBuilder()
-        // HTTP/2 would add "Upgrade: h2c" to cleartext requests, and uvicorn drops the body of those.
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(2)).build()) {
+    try {
       response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       return Optional.of(endpoint.method() + " " + endpoint.path() + " failed: " + e.getMessage());

@@ -34,6 +34,7 @@ import dev.fairbench.orchestrator.results.ResultsDocument.RoundRecord;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.results.RunRecord.Disturbance;
+import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.ClockTicks;
 import dev.fairbench.orchestrator.runtime.FreezeTiming;
@@ -108,7 +109,7 @@ public final class Pipeline {
     save();
     try {
       prepareAll(selections, calibration);
-      if (config.benchmark()) {
+      if (config.benchmark() && !config.onlyStartup()) {
         measure();
       }
     } finally {
@@ -141,6 +142,11 @@ public final class Pipeline {
         // Kept running for the rounds; frozen so it takes no CPU while the others are built and measured.
         slot.freeze();
       }
+      if (config.benchmark() && slot.server != null && slot.role != Role.CALIBRATION && !slot.status.failed()) {
+        // Fresh starts of the built entry (the kept server stays frozen meanwhile): start time, memory, size.
+        slot.startup = StartupMeasurement.measure(runtime, selection.variant().orElseThrow(), config.limits(),
+            new StartupMeasurement.Options(config.startups(), true, 200));
+      }
       save();
       listener.prepared(slot.result(List.of()));
     }
@@ -169,6 +175,8 @@ public final class Pipeline {
       return;
     }
     slot.server = server;
+    slot.memory = new MemoryTracker(server);
+    slot.memory.idle();
     slot.versions = EnvironmentProbe.versions(variant);
     slot.limitsReadBack = server.limitsReadBack();
     listener.serverReady(variant.id(), server.baseUrl().toString());
@@ -280,6 +288,7 @@ public final class Pipeline {
         }
       }
       checkAlive(slot, "during the warm-up");
+      slot.memory.warm();
       slot.freeze();
     }
     for (Cell cell : cells) {
@@ -395,6 +404,7 @@ public final class Pipeline {
         SlicedLoad.run(server.baseUrl(), cell.endpoint, REWARM_CONNECTIONS, config.rewarm(), config.rewarm());
       }
       ResourceUsage before = server.usage();
+      slot.memory.watch();
       ThreadSample threads = server.sampleThreads();
       Set<Long> pids = threads.processTicks().keySet();
       DisturbanceMeter.Sample start = meter.sample(pids);
@@ -421,6 +431,7 @@ public final class Pipeline {
         record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
             after, meter.between(start, end, cpu, config.disturbanceThreshold()));
       }
+      slot.memory.unwatch();
       if (!server.isAlive()) {
         cell.runs.add(record);
         failAllOf(slot);
@@ -441,6 +452,7 @@ public final class Pipeline {
       slot.freeze();
       return Optional.of(record);
     } catch (LoadException e) {
+      slot.memory.unwatch();
       if (!server.isAlive()) {
         failAllOf(slot);
       } else {
@@ -568,6 +580,8 @@ public final class Pipeline {
     final List<Double> thawMillis = new ArrayList<>();
     String freezeMechanism = "";
     boolean frozen;
+    MemoryTracker memory;
+    StartupFigures startup;
     boolean stopped;
 
     Slot(Selection selection, Role role) {
@@ -664,7 +678,9 @@ public final class Pipeline {
           v.map(x -> x.workersModel().wireName()).orElse(""), finalStatus, finalReason, finalTail, conformance,
           cellResults, limitsReadBack, freeze, acceptedFailures,
           v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
-              .orElse(EntryResult.Facts.NONE), standsOn());
+              .orElse(EntryResult.Facts.NONE), standsOn(),
+          startup == null || memory == null || !config.benchmark() ? startup
+              : startup.withMemory(memory.figures("the measured runs")));
     }
   }
 

@@ -7,6 +7,7 @@ import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
+import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.stats.FalseDiscovery;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.stats.MannWhitney;
@@ -35,7 +36,7 @@ import java.util.function.Function;
  * two machines or two days are compared. Documents of two method versions are refused.
  */
 public record Comparison(List<String> environmentDifferences, Normalization normalization, double alpha,
-    double minChange, List<Row> rows) {
+    double minChange, List<Row> rows, List<StartupRow> startup) {
 
   public static final double DEFAULT_MIN_CHANGE = 0.05;
   public static final double DEFAULT_ALPHA = 0.05;
@@ -136,7 +137,61 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       Double qValue = d.p == null ? null : q[next++];
       rows.add(d.finish(qValue, alpha, minChange, !differences.isEmpty() && normalization == Normalization.NONE));
     }
-    return new Comparison(differences, normalization, alpha, minChange, rows);
+    return new Comparison(differences, normalization, alpha, minChange, rows, startupRows(before, after));
+  }
+
+  /**
+   * One start, memory or size figure of an entry in both runs (absolute: a start time or a memory
+   * figure is not divided by the calibration server). No test: a handful of starts a side.
+   *
+   * @param before null when the entry has no such figure before
+   */
+  public record StartupRow(String entry, String metric, String unit, Double before, Double after) {
+    public Double deltaPercent() {
+      return before == null || after == null || before == 0 ? null : (after / before - 1) * 100;
+    }
+  }
+
+  static List<StartupRow> startupRows(ResultsDocument before, ResultsDocument after) {
+    Map<String, StartupFigures> b = startupIndex(before);
+    Map<String, StartupFigures> a = startupIndex(after);
+    List<String> ids = new ArrayList<>(b.keySet());
+    a.keySet().stream().filter(k -> !b.containsKey(k)).forEach(ids::add);
+    List<StartupRow> rows = new ArrayList<>();
+    for (String id : ids) {
+      StartupFigures x = b.get(id);
+      StartupFigures y = a.get(id);
+      rows.add(new StartupRow(id, "cold start", "ms", coldAll(x), coldAll(y)));
+      rows.add(new StartupRow(id, "warm start p50", "ms", warmAll(x), warmAll(y)));
+      rows.add(new StartupRow(id, "idle memory", "MiB", mib(x == null || x.memory() == null ? -1 : x.memory().idleBytes()),
+          mib(y == null || y.memory() == null ? -1 : y.memory().idleBytes())));
+      rows.add(new StartupRow(id, "peak memory", "MiB", mib(x == null || x.memory() == null ? -1 : x.memory().peakBytes()),
+          mib(y == null || y.memory() == null ? -1 : y.memory().peakBytes())));
+      rows.add(new StartupRow(id, "image / build size", "MiB", mib(x == null || x.size() == null ? -1 : x.size().shownBytes()),
+          mib(y == null || y.size() == null ? -1 : y.size().shownBytes())));
+    }
+    rows.removeIf(r -> r.before() == null && r.after() == null);
+    return rows;
+  }
+
+  private static Map<String, StartupFigures> startupIndex(ResultsDocument document) {
+    Map<String, StartupFigures> out = new java.util.LinkedHashMap<>();
+    document.entries().stream().filter(e -> e.startup() != null).forEach(e -> out.put(e.id(), e.startup()));
+    return out;
+  }
+
+  private static Double warmAll(StartupFigures f) {
+    var t = f == null ? null : f.warm().get(StartupFigures.ALL);
+    return t == null || t.n() == 0 ? null : t.medianMillis();
+  }
+
+  private static Double coldAll(StartupFigures f) {
+    var t = f == null ? null : f.cold().get(StartupFigures.ALL);
+    return t == null || t.n() == 0 ? null : t.medianMillis();
+  }
+
+  private static Double mib(long bytes) {
+    return bytes < 0 ? null : bytes / 1048576.0;
   }
 
   private static String name(String methodVersion) {
@@ -348,6 +403,16 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           .append(r.qValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.qValue())).append(" | ")
           .append(r.verdict().label()).append(r.doubtful() && r.verdict() != Verdict.NA ? " †" : "").append(" | ")
           .append(r.why()).append(" |\n");
+    }
+    if (!startup.isEmpty()) {
+      md.append("\n## ").append(StartupTable.TITLE).append("\n\n")
+          .append("Absolute figures of each run (not normalised; no test: a few starts a side), lower is better.\n\n")
+          .append("| entry | figure | before | after | change |\n|---|---|---:|---:|---:|\n");
+      for (StartupRow r : startup) {
+        md.append("| ").append(r.entry()).append(" | ").append(r.metric()).append(" (").append(r.unit()).append(") | ")
+            .append(number(r.before())).append(" | ").append(number(r.after())).append(" | ")
+            .append(r.deltaPercent() == null ? "—" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent())).append(" |\n");
+      }
     }
     return md.toString();
   }

@@ -86,6 +86,11 @@ public final class MarkdownReport {
     }
     rateTable(md, document);
     md.append(Ladder.toMarkdown(Ladder.of(document)));
+    if (!StartupTable.entries(document).isEmpty()) {
+      md.append("## ").append(StartupTable.TITLE).append("\n\n");
+      md.append(StartupTable.explanation(document)).append("\n\n");
+      table(md, StartupTable.HEADER, StartupTable.rows(document));
+    }
 
     List<EntryResult> measured = document.entries().stream().filter(e -> !e.cells().isEmpty()).toList();
     if (!measured.isEmpty()) {

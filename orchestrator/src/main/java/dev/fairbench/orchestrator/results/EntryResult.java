@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fairbench.orchestrator.core.Role;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.Map;
  *                    cells carry the non-conformant flag
  * @param facts       what its manifest says about its fairness, copied so reports need no manifests
  * @param standsOn    the id of the baseline this framework stands on ([ladder].baseline); empty for none
+ * @param startup     start times, memory and size; null when they were not measured
  */
 public record EntryResult(
     String id,
@@ -37,7 +39,9 @@ public record EntryResult(
     FreezeSummary freeze,
     List<String> acceptedFailures,
     Facts facts,
-    String standsOn) {
+    String standsOn,
+    // Left out of the file when absent: results without start-up figures read and write as before.
+    @JsonInclude(JsonInclude.Include.NON_NULL) StartupFigures startup) {
 
   public EntryResult {
     role = role == null ? Role.ENTRY : role;
@@ -51,9 +55,23 @@ public record EntryResult(
     versions = Map.copyOf(versions);
   }
 
+  /** Without start-up figures (they are added with {@link #withStartup}). */
+  public EntryResult(String id, String entry, String variant, Role role, String language, String framework,
+      Map<String, String> versions, String workersModel, EntryStatus status, String reason, String logTail,
+      ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
+      List<String> acceptedFailures, Facts facts, String standsOn) {
+    this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, null);
+  }
+
   public EntryResult withCells(List<CellResult> newCells) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn);
+        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup);
+  }
+
+  public EntryResult withStartup(StartupFigures newStartup) {
+    return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup);
   }
 
   public boolean calibration() {

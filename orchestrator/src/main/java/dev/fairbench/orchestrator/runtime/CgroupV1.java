@@ -142,6 +142,11 @@ public final class CgroupV1 implements LimitsBackend {
       }
 
       @Override
+      public MemoryReading memoryNow() {
+        return MemoryReading.ofCgroup(memoryGroup.resolve("memory.stat"), false);
+      }
+
+      @Override
       public String readBack() {
         try {
           return "cpuset.cpus=" + Files.readString(cpusetGroup.resolve("cpuset.cpus")).trim()

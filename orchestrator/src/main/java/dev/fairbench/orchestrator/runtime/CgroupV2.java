@@ -112,6 +112,11 @@ public final class CgroupV2 implements LimitsBackend {
       }
 
       @Override
+      public MemoryReading memoryNow() {
+        return MemoryReading.ofCgroup(group.resolve("memory.stat"), true);
+      }
+
+      @Override
       public String readBack() {
         try {
           return "cpuset.cpus=" + Files.readString(group.resolve("cpuset.cpus")).trim()

@@ -197,6 +197,16 @@ public final class DockerRuntime implements ServerRuntime {
 
   @Override
   public RunningServer start(EntryVariant variant, Limits limits, int port) throws ServerStartException {
+    return start(variant, limits, port, true);
+  }
+
+  /** Without the image build: the image an earlier {@link #start} in this run built must be there. */
+  @Override
+  public RunningServer startBuilt(EntryVariant variant, Limits limits, int port) throws ServerStartException {
+    return start(variant, limits, port, false);
+  }
+
+  private RunningServer start(EntryVariant variant, Limits limits, int port, boolean build) throws ServerStartException {
     String fileStem = variant.id().replace(':', '_');
     try {
       Files.createDirectories(logDir);
@@ -205,10 +215,11 @@ public final class DockerRuntime implements ServerRuntime {
     }
     DockerClient client = DockerClientFactory.instance().client();
     sweepOnce();
-    String image = build(client, variant, logDir.resolve(fileStem + ".build.log"));
+    String image = build ? build(client, variant, logDir.resolve(fileStem + ".build.log")) : built(client, variant);
     NativeRuntime.checkPortFree(port);
 
-    Path log = logDir.resolve(fileStem + ".server.log");
+    // A start without a build is an extra start (start-time figures) beside the server of the run, whose log it must not truncate.
+    Path log = logDir.resolve(fileStem + (build ? ".server.log" : ".restart.server.log"));
     OutputStream logStream;
     try {
       logStream = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
@@ -250,8 +261,10 @@ public final class DockerRuntime implements ServerRuntime {
     if (variant.dockerUsesStartCommand()) {
       container.withCommand(variant.startCommand("127.0.0.1", port, limits.workers()).toArray(String[]::new));
     }
+    long launchedAt;
     try {
       Watchdog.watchDocker(DockerClientFactory.instance().getTransportConfig().getDockerHost().toString());
+      launchedAt = System.nanoTime();
       container.start();
       Watchdog.watchContainer(container.getContainerId());
     } catch (ContainerLaunchException | DockerException e) {
@@ -261,11 +274,11 @@ public final class DockerRuntime implements ServerRuntime {
           variant.id() + ": the container of " + image + " could not start: " + rootMessage(e), "");
     }
     DockerServer server = new DockerServer(variant, limits, port, URI.create("http://127.0.0.1:" + port),
-        container, limitsMode(), log, logStream);
+        container, limitsMode(), log, logStream, launchedAt);
     ServerRegistry.track(server);
     try {
       server.checkLimits();
-      awaitReady(variant, server);
+      server.readyAt(awaitReady(variant, server));
     } catch (ServerStartException e) {
       server.close();
       throw e;
@@ -363,6 +376,48 @@ public final class DockerRuntime implements ServerRuntime {
     return image;
   }
 
+  /**
+   * The size of the variant's image (built by {@link #start}) and of its layers above the base it
+   * was built on: the engine's inspect of every local image not made by fairbench is compared.
+   */
+  public ImageSize imageSize(EntryVariant variant) {
+    String image = imageName(variant);
+    try {
+      DockerClient client = DockerClientFactory.instance().client();
+      var inspect = client.inspectImageCmd(image).exec();
+      List<String> layers = inspect.getRootFS() == null || inspect.getRootFS().getLayers() == null ? List.of()
+          : inspect.getRootFS().getLayers();
+      List<ImageSize.Candidate> candidates = new java.util.ArrayList<>();
+      for (var listed : client.listImagesCmd().exec()) {
+        if (listed.getLabels() != null && "true".equals(listed.getLabels().get(LABEL))) {
+          continue; // an entry's image, not a base
+        }
+        if (listed.getRepoTags() == null || listed.getRepoTags().length == 0 || listed.getRepoTags()[0].startsWith("<none>")) {
+          continue; // an intermediate build stage
+        }
+        var base = client.inspectImageCmd(listed.getId()).exec();
+        if (base.getRootFS() != null && base.getRootFS().getLayers() != null && base.getSize() != null) {
+          candidates.add(new ImageSize.Candidate(listed.getRepoTags()[0], base.getRootFS().getLayers(), base.getSize()));
+        }
+      }
+      return ImageSize.of(image, layers, inspect.getSize() == null ? -1 : inspect.getSize(), candidates);
+    } catch (DockerException | DockerClientException e) {
+      return ImageSize.unknown(image, "cannot inspect " + image + ": " + rootMessage(e));
+    }
+  }
+
+  /** The image an earlier build made, or BUILD_FAILED when there is none. */
+  private static String built(DockerClient client, EntryVariant variant) throws ServerStartException {
+    String image = imageName(variant);
+    try {
+      client.inspectImageCmd(image).exec();
+      return image;
+    } catch (DockerException e) {
+      throw new ServerStartException(Stage.BUILD_FAILED,
+          variant.id() + ": no image " + image + " to start without a build (" + rootMessage(e) + "); start it once with a build first", "");
+    }
+  }
+
   /** What to do when a base image was missing and could not be pulled. */
   static String hint(String buildLogTail) {
     String text = buildLogTail.toLowerCase(Locale.ROOT);
@@ -373,10 +428,10 @@ public final class DockerRuntime implements ServerRuntime {
         : "";
   }
 
-  private static void awaitReady(EntryVariant variant, DockerServer server) throws ServerStartException {
-    Readiness.forPlaintext(variant, server,
+  private static long awaitReady(EntryVariant variant, DockerServer server) throws ServerStartException {
+    return Readiness.forPlaintext(variant, server,
         () -> server.isAlive() ? Optional.empty() : Optional.of(server.exitReason().orElse("stopped")), "container",
-        "the container must listen on HOST:PORT from its environment", 200);
+        "the container must listen on HOST:PORT from its environment");
   }
 
   static String rootMessage(Throwable e) {

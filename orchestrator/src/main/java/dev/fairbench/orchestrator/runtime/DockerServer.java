@@ -41,6 +41,8 @@ public final class DockerServer implements RunningServer {
   private final String limitsMode;
   private final Path log;
   private final OutputStream logStream;
+  private final long launchedAt;
+  private volatile long readyAt = -1;
   private CgroupFiles cgroup = CgroupFiles.NONE;
   private String limitsReadBack = "";
   private String offlineBase;
@@ -49,7 +51,7 @@ public final class DockerServer implements RunningServer {
   private volatile boolean frozen;
 
   DockerServer(EntryVariant variant, Limits limits, int port, URI baseUrl, GenericContainer<?> container,
-      String limitsMode, Path log, OutputStream logStream) {
+      String limitsMode, Path log, OutputStream logStream, long launchedAt) {
     this.variant = variant;
     this.limits = limits;
     this.port = port;
@@ -59,6 +61,29 @@ public final class DockerServer implements RunningServer {
     this.limitsMode = limitsMode;
     this.log = log;
     this.logStream = logStream;
+    this.launchedAt = launchedAt;
+  }
+
+  /** Just before the container was created and started (what `docker run` does). */
+  @Override
+  public long launchedAt() {
+    return launchedAt;
+  }
+
+  @Override
+  public long readyAt() {
+    return readyAt;
+  }
+
+  void readyAt(long nanoTime) {
+    readyAt = nanoTime;
+  }
+
+  /** The container cgroup's anonymous memory, read on the host; Pss_Anon of its processes when the cgroup is unknown. */
+  @Override
+  public MemoryReading memory() {
+    MemoryReading reading = cgroup.memoryNow();
+    return reading.known() ? reading : MemoryReading.ofProcesses(pids());
   }
 
   private DockerClient client() {
@@ -393,6 +418,15 @@ public final class DockerServer implements RunningServer {
         // the group is gone
       }
       return -1;
+    }
+
+    /** memory.stat beside the peak file: total_rss (v1) or anon (v2). */
+    MemoryReading memoryNow() {
+      if (memoryPeak == null) {
+        return MemoryReading.UNKNOWN;
+      }
+      return MemoryReading.ofCgroup(memoryPeak.resolveSibling("memory.stat"),
+          memoryPeak.getFileName().toString().equals("memory.peak"));
     }
 
     long memoryPeakBytes() {

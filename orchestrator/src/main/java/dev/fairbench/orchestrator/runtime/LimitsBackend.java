@@ -68,6 +68,11 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
     /** Peak memory use of the group in bytes, or -1 when unknown. */
     long memoryPeakBytes();
 
+    /** The anonymous memory charged to the group now; unknown when the group does not count it (taskset). */
+    default MemoryReading memoryNow() {
+      return MemoryReading.UNKNOWN;
+    }
+
     /**
      * The kernel freezer of the group; empty when the backend has none, and then the server is
      * frozen with SIGSTOP to its process tree.

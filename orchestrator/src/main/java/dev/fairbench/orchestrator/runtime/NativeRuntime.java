@@ -78,13 +78,25 @@ public final class NativeRuntime implements ServerRuntime {
 
   @Override
   public RunningServer start(EntryVariant variant, Limits limits, int port) throws ServerStartException {
+    return start(variant, limits, port, true);
+  }
+
+  /** Without the build steps: the variant was built by an earlier {@link #start} in this run. */
+  @Override
+  public RunningServer startBuilt(EntryVariant variant, Limits limits, int port) throws ServerStartException {
+    return start(variant, limits, port, false);
+  }
+
+  private RunningServer start(EntryVariant variant, Limits limits, int port, boolean build) throws ServerStartException {
     String fileStem = variant.id().replace(':', '_');
     try {
       Files.createDirectories(logDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the log folder " + logDir, e);
     }
-    build(variant, logDir.resolve(fileStem + ".build.log"));
+    if (build) {
+      build(variant, logDir.resolve(fileStem + ".build.log"));
+    }
     checkPortFree(port);
 
     LimitsBackend.Group group;
@@ -98,7 +110,8 @@ public final class NativeRuntime implements ServerRuntime {
       }
     }
 
-    Path log = logDir.resolve(fileStem + ".server.log");
+    // A start without a build is an extra start (start-time figures) beside the server of the run, whose log it must not truncate.
+    Path log = logDir.resolve(fileStem + (build ? ".server.log" : ".restart.server.log"));
     Map<String, String> env = new HashMap<>(variant.startEnv());
     env.put("HOST", "127.0.0.1");
     env.put("PORT", Integer.toString(port));
@@ -111,8 +124,10 @@ public final class NativeRuntime implements ServerRuntime {
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.environment().putAll(env);
     Process process;
+    long launchedAt;
     try {
       Watchdog.ensureStarted();
+      launchedAt = System.nanoTime();
       process = builder.start();
       if (backend() instanceof TasksetOnly) {
         Watchdog.watchProcess(process.pid()); // no cgroup: the watchdog kills the tree by pid
@@ -123,10 +138,11 @@ public final class NativeRuntime implements ServerRuntime {
           variant.id() + ": `" + String.join(" ", command) + "` could not start: " + e.getMessage(), "");
     }
     URI base = URI.create("http://127.0.0.1:" + port);
-    NativeServer server = new NativeServer(variant, limits, port, base, process, group, backend().mode(), log);
+    NativeServer server = new NativeServer(variant, limits, port, base, process, group, backend().mode(), log,
+        launchedAt);
     ServerRegistry.track(server);
     try {
-      awaitReady(variant, server, process);
+      server.readyAt(awaitReady(variant, server, process));
     } catch (ServerStartException e) {
       server.close();
       throw e;
@@ -194,14 +210,14 @@ public final class NativeRuntime implements ServerRuntime {
     }
   }
 
-  private static void awaitReady(EntryVariant variant, NativeServer server, Process process) throws ServerStartException {
-    Readiness.forPlaintext(variant, server, () -> {
+  private static long awaitReady(EntryVariant variant, NativeServer server, Process process) throws ServerStartException {
+    return Readiness.forPlaintext(variant, server, () -> {
       if (process.isAlive()) {
         return Optional.empty();
       }
       int code = process.exitValue();
       return Optional.of(code == 125 && !server.limitsMode().equals("taskset")
           ? "could not join its cgroup (exit 125)" : "exited with code " + code);
-    }, "server", "raise start.ready_timeout_seconds if it is slow", 100);
+    }, "server", "raise start.ready_timeout_seconds if it is slow");
   }
 }

@@ -24,12 +24,14 @@ final class NativeServer implements RunningServer {
   private final LimitsBackend.Group group;
   private final String limitsMode;
   private final Path log;
+  private final long launchedAt;
+  private volatile long readyAt = -1;
   private boolean closed;
   private volatile boolean frozen;
   private BusyWorkers.Sampler sampler;
 
   NativeServer(EntryVariant variant, Limits limits, int port, URI baseUrl, Process process, LimitsBackend.Group group,
-      String limitsMode, Path log) {
+      String limitsMode, Path log, long launchedAt) {
     this.variant = variant;
     this.limits = limits;
     this.port = port;
@@ -38,6 +40,28 @@ final class NativeServer implements RunningServer {
     this.group = group;
     this.limitsMode = limitsMode;
     this.log = log;
+    this.launchedAt = launchedAt;
+  }
+
+  @Override
+  public long launchedAt() {
+    return launchedAt;
+  }
+
+  @Override
+  public long readyAt() {
+    return readyAt;
+  }
+
+  void readyAt(long nanoTime) {
+    readyAt = nanoTime;
+  }
+
+  /** The group's anonymous memory; without a cgroup (taskset), the Pss_Anon of the process tree summed. */
+  @Override
+  public MemoryReading memory() {
+    MemoryReading reading = group.memoryNow();
+    return reading.known() ? reading : MemoryReading.ofProcesses(pids());
   }
 
   String limitsMode() {

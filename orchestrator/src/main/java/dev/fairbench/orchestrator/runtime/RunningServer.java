@@ -26,6 +26,27 @@ public interface RunningServer extends AutoCloseable {
   /** The server's stdout and stderr. */
   Path log();
 
+  /**
+   * {@link System#nanoTime()} just before the start command was launched (native) or the container
+   * was created and started (docker): the origin of the start-time figures. -1 when unknown.
+   */
+  default long launchedAt() {
+    return -1;
+  }
+
+  /**
+   * {@link System#nanoTime()} when GET /plaintext first answered 200 during the start (polled
+   * every {@code Readiness.POLL_MILLIS} ms); -1 when unknown.
+   */
+  default long readyAt() {
+    return -1;
+  }
+
+  /** The memory the server holds now, each page counted once across its processes (see {@link MemoryReading}). */
+  default MemoryReading memory() {
+    return MemoryReading.UNKNOWN;
+  }
+
   /** The server's limits as read back from the kernel or the engine after the start; empty when unknown. */
   default String limitsReadBack() {
     return "";

@@ -16,7 +16,7 @@ class FairnessReviewTest {
         : new EntryResult(e.id(), e.entry(), e.variant(), e.role(), e.language(), e.framework(), e.versions(),
             e.workersModel(), e.status(), e.reason(), e.logTail(), e.conformance(), e.cells(), e.limitsReadBack(),
             e.freeze(), e.acceptedFailures(), new EntryResult.Facts("steady", List.of("release build"),
-                List.of("checks keys by hand: the binder is case-insensitive")), e.standsOn())).toList();
+                List.of("checks keys by hand: the binder is case-insensitive")), e.standsOn(), e.startup())).toList();
     return doc.withEntries(entries);
   }
 

@@ -49,7 +49,23 @@ public final class CompareHtml {
           .append(r.doubtful() && r.verdict() != Comparison.Verdict.NA ? " <span class=\"doubt\">†</span>" : "")
           .append("</td><td>").append(Html.esc(r.why())).append("</td></tr>\n");
     }
-    return h.append("</tbody></table></body></html>\n").toString();
+    h.append("</tbody></table>\n");
+    if (!comparison.startup().isEmpty()) {
+      h.append("<h2>").append(Html.esc(dev.fairbench.orchestrator.report.StartupTable.TITLE)).append("</h2>")
+          .append("<p>Absolute figures of each run (not normalised; no test: a few starts a side), lower is better.</p>")
+          .append("<table class=\"startup\"><thead><tr><th>entry</th><th>figure</th><th>before</th><th>after</th><th>change</th>")
+          .append("</tr></thead><tbody>\n");
+      for (Comparison.StartupRow r : comparison.startup()) {
+        h.append("<tr><td>").append(Html.esc(r.entry())).append("</td><td>").append(Html.esc(r.metric() + " (" + r.unit() + ")"))
+            .append("</td><td class=\"num\">").append(Html.esc(number(r.before())))
+            .append("</td><td class=\"num\">").append(Html.esc(number(r.after())))
+            .append("</td><td class=\"num\">")
+            .append(r.deltaPercent() == null ? "—" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent()))
+            .append("</td></tr>\n");
+      }
+      h.append("</tbody></table>\n");
+    }
+    return h.append("</body></html>\n").toString();
   }
 
   private static String number(Double value) {

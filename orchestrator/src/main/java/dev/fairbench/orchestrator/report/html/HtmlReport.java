@@ -8,7 +8,9 @@ import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.report.Ladder;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
+import dev.fairbench.orchestrator.report.StartupTable;
 import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.util.ArrayList;
@@ -65,6 +67,7 @@ public final class HtmlReport {
     }
     rates(h, results);
     ladder(h, results);
+    startup(h, results);
     rounds(h, results);
     conformance(h, results);
     fairness(h, review);
@@ -315,6 +318,48 @@ public final class HtmlReport {
               Ladder.interval(r.overheadInterval(), "%+.2f")))).append("</td><td>")
           .append(r.ratio() == null ? "—" : Html.esc(String.format(Locale.ROOT, "%.2f× %s", r.ratio(),
               Ladder.interval(r.ratioInterval(), "%.2f")))).append("</td></tr>\n");
+    }
+    h.append("</tbody></table></section>\n");
+  }
+
+  /** Start times, memory and size: a table and two charts (start until every endpoint answered, peak memory). */
+  private static void startup(StringBuilder h, ResultsDocument results) {
+    List<EntryResult> entries = StartupTable.entries(results);
+    if (entries.isEmpty()) {
+      return;
+    }
+    h.append("<section id=\"startup\"><h2>").append(Html.esc(StartupTable.TITLE)).append("</h2><p>")
+        .append(Html.esc(StartupTable.explanation(results))).append("</p>\n");
+    BarChart warm = new BarChart("chart-start-warm", "Warm start until every endpoint answered", "ms", false);
+    BarChart cold = new BarChart("chart-start-cold", "Cold start until every endpoint answered", "ms", false);
+    BarChart memory = new BarChart("chart-memory-peak", "Peak memory", "MiB", false);
+    for (EntryResult entry : entries) {
+      StartupFigures s = entry.startup();
+      StartupFigures.StartTime w = s.warm().get(StartupFigures.ALL);
+      warm.add(w == null || w.n() == 0
+          ? new BarChart.Bar(entry.id(), null, null, null, List.of(BarChart.Mark.UNAVAILABLE), s.note().isBlank() ? "not measured" : s.note())
+          : new BarChart.Bar(entry.id(), w.medianMillis(), w.minMillis(), w.maxMillis(), List.of(), null));
+      StartupFigures.StartTime c = s.cold().get(StartupFigures.ALL);
+      cold.add(c == null || c.n() == 0
+          ? new BarChart.Bar(entry.id(), null, null, null, List.of(BarChart.Mark.UNAVAILABLE), s.coldNote().isBlank() ? "not measured" : s.coldNote())
+          : new BarChart.Bar(entry.id(), c.medianMillis(), null, null, List.of(), null));
+      long peak = s.memory() == null ? -1 : s.memory().peakBytes();
+      memory.add(peak < 0
+          ? new BarChart.Bar(entry.id(), null, null, null, List.of(BarChart.Mark.UNAVAILABLE), "not measured")
+          : new BarChart.Bar(entry.id(), peak / 1048576.0, null, null, List.of(), null));
+    }
+    h.append("<figure class=\"chart-box start\">").append(warm.toSvg()).append("</figure>\n");
+    if (entries.stream().anyMatch(e -> !e.startup().cold().isEmpty())) {
+      h.append("<figure class=\"chart-box start\">").append(cold.toSvg()).append("</figure>\n");
+    }
+    h.append("<figure class=\"chart-box memory\">").append(memory.toSvg()).append("</figure>\n");
+    h.append("<table><thead><tr>");
+    StartupTable.HEADER.forEach(c -> h.append("<th>").append(Html.esc(c)).append("</th>"));
+    h.append("</tr></thead><tbody>\n");
+    for (List<String> row : StartupTable.rows(results)) {
+      h.append("<tr>");
+      row.forEach(c -> h.append("<td>").append(Html.esc(c)).append("</td>"));
+      h.append("</tr>\n");
     }
     h.append("</tbody></table></section>\n");
   }

@@ -1,0 +1,92 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import dev.fairbench.orchestrator.results.MemoryFigures;
+import dev.fairbench.orchestrator.runtime.MemoryReading;
+import dev.fairbench.orchestrator.runtime.RunningServer;
+
+/**
+ * The memory figures of one server: a reading when it is idle after its start, one after its
+ * warm-up, and the largest of those and of the samples taken every {@value #SAMPLE_MILLIS} ms
+ * while {@link #watch} is on (around the load). Each reading is {@link RunningServer#memory()}:
+ * one figure for the whole server, never a sum of per-process peaks taken at different moments.
+ */
+public final class MemoryTracker {
+  public static final long SAMPLE_MILLIS = 50;
+
+  private final RunningServer server;
+  private long idle = -1;
+  private long warm = -1;
+  private long peak = -1;
+  private String method = "";
+  private Thread sampler;
+  private volatile boolean watching;
+
+  public MemoryTracker(RunningServer server) {
+    this.server = server;
+  }
+
+  /** Reads the idle figure now. */
+  public synchronized void idle() {
+    idle = read();
+  }
+
+  /** Reads the after-warm-up figure now. */
+  public synchronized void warm() {
+    warm = read();
+  }
+
+  /** Starts sampling in the background until {@link #unwatch}. */
+  public synchronized void watch() {
+    if (watching) {
+      return;
+    }
+    watching = true;
+    sampler = Thread.ofVirtual().name("memory-sampler").start(() -> {
+      while (watching) {
+        synchronized (this) {
+          read();
+        }
+        try {
+          Thread.sleep(SAMPLE_MILLIS);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+  }
+
+  /** Stops sampling, with one last reading. */
+  public void unwatch() {
+    Thread thread;
+    synchronized (this) {
+      watching = false;
+      thread = sampler;
+      sampler = null;
+    }
+    if (thread != null) {
+      thread.interrupt();
+      try {
+        thread.join(1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    synchronized (this) {
+      read();
+    }
+  }
+
+  /** @param peakDuring what ran while it was watched, e.g. "the measured runs" */
+  public synchronized MemoryFigures figures(String peakDuring) {
+    return new MemoryFigures(idle, warm, peak, method, peakDuring, SAMPLE_MILLIS);
+  }
+
+  private long read() {
+    MemoryReading reading = server.memory();
+    if (reading.known()) {
+      method = reading.method();
+      peak = Math.max(peak, reading.bytes());
+    }
+    return reading.bytes();
+  }
+}

@@ -33,7 +33,7 @@ public final class ResultsFixtures {
         "6.1.0-test", "v1 (hybrid)", "cgroup-v1", "", "native", "wrk 4.1.0", "25", "0123abcd", false,
         new Environment.LimitsRecord("1", "0", 512L << 20, 1),
         new Environment.LoadSettings(2, 2, CONNECTIONS, 1, 2),
-        List.of("plaintext", "json"), "every thread on CPUs 0 (checked)");
+        List.of("plaintext", "json"), "every thread on CPUs 0 (checked)", null);
   }
 
   public static ResultsDocument.Method method(int rounds) {

@@ -3,10 +3,12 @@ package dev.fairbench.orchestrator.cli;
 import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.runtime.DockerEngine;
 import dev.fairbench.orchestrator.runtime.DockerRuntime;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Option;
 
@@ -33,6 +35,33 @@ public final class LimitOptions {
           + "docs/DOCKER.md), or auto: docker when a Docker engine answers, native otherwise. Default: ${DEFAULT-VALUE}.")
   String runtime;
 
+  @Option(names = "--server-host", paramLabel = "DOCKER_URL",
+      description = "Run the servers on another machine through its Docker engine, e.g. tcp://10.0.0.2:2376 "
+          + "(TLS with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH, as the docker CLI), or unix:///PATH of a socket "
+          + "forwarded with ssh -L. Images are built there, containers run on its host network under the same "
+          + "limits; the load client stays here. Default: DOCKER_HOST when it names another machine. "
+          + "See docs/TWO-HOSTS.md.")
+  String serverHost;
+
+  @Option(names = "--server-address", paramLabel = "ADDRESS",
+      description = "The server host's address as the load client reaches it (servers bind it; default: the host "
+          + "in --server-host).")
+  String serverAddress;
+
+  private Optional<DockerEngine> engine;
+
+  /** The remote engine of --server-host (or DOCKER_HOST), empty when the servers run on this machine. */
+  Optional<DockerEngine> serverEngine() {
+    if (engine == null) {
+      try {
+        engine = DockerEngine.fromOptions(serverHost, serverAddress, System.getenv());
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
+      }
+    }
+    return engine;
+  }
+
   Limits limits(Defaults.Profile profile) {
     Limits limits;
     try {
@@ -45,6 +74,20 @@ public final class LimitOptions {
       throw new UsageException(e.getMessage());
     }
     int cores = Runtime.getRuntime().availableProcessors();
+    Optional<DockerEngine> remote = serverEngine();
+    if (remote.isPresent()) {
+      // The server's CPU set is the server host's; the client's stays this machine's.
+      int serverCores = serverHostCores(remote.get());
+      if (CpuSet.highest(limits.serverCpus()) >= serverCores) {
+        throw new UsageException("server CPU set " + limits.serverCpus() + " names a CPU the server host lacks (it has CPUs 0-"
+            + (serverCores - 1) + ")");
+      }
+      if (CpuSet.highest(limits.clientCpus()) >= cores) {
+        throw new UsageException("client CPU set " + limits.clientCpus() + " names a CPU this machine lacks (it has CPUs 0-"
+            + (cores - 1) + ")");
+      }
+      return limits;
+    }
     for (String cpus : new String[] {limits.serverCpus(), limits.clientCpus()}) {
       if (CpuSet.highest(cpus) >= cores) {
         throw new UsageException("CPU set " + cpus + " names a CPU this machine lacks (it has CPUs 0-" + (cores - 1) + ")");
@@ -53,7 +96,30 @@ public final class LimitOptions {
     return limits;
   }
 
+  private static int serverHostCores(DockerEngine engine) {
+    try {
+      Integer cores = engine.info().getNCPU();
+      if (cores == null || cores < 1) {
+        throw new UsageException("the server host's engine " + engine.url() + " does not say how many CPUs it has");
+      }
+      return cores;
+    } catch (RuntimeException e) {
+      if (e instanceof UsageException usage) {
+        throw usage;
+      }
+      throw new UsageException("the server host's engine " + engine.url() + " does not answer: " + e.getMessage());
+    }
+  }
+
   ServerRuntime runtime(Path logDir) {
+    Optional<DockerEngine> remote = serverEngine();
+    if (remote.isPresent()) {
+      if (!"docker".equals(runtime) && !"auto".equals(runtime)) {
+        throw new UsageException("--server-host runs the servers on a Docker engine: --runtime " + runtime
+            + " cannot be used with it (use docker or auto)");
+      }
+      return new DockerRuntime(logDir, remote.get());
+    }
     return runtime(runtime, logDir);
   }
 

@@ -8,6 +8,7 @@ import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.EnvironmentProbe;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
+import dev.fairbench.orchestrator.runtime.Topology;
 import java.time.Instant;
 
 /** Builds the environment block shared by `run` and `conformance`. */
@@ -25,6 +26,9 @@ final class Sessions {
         new Environment.LimitsRecord(limits.serverCpus(), limits.clientCpus(), limits.memoryBytes(), limits.workers()),
         new Environment.LoadSettings(config.duration().toMillis() / 1e3, config.warmup().toMillis() / 1e3,
             config.connections(), config.threads(), config.requestTimeout().toMillis() / 1e3),
-        config.endpoints().stream().map(Endpoint::wireName).toList(), "");
+        config.endpoints().stream().map(Endpoint::wireName).toList(), "",
+        // The hosts and the path to the servers, measured once before the first server starts
+        // (under the run lock); conformance alone measures nothing.
+        config.benchmark() ? Topology.probe(runtime, limits) : null);
   }
 }

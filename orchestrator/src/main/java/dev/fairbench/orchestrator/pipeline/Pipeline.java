@@ -240,9 +240,11 @@ public final class Pipeline {
     // While cells run, the orchestrator stays off the server's CPUs; the result is recorded.
     boolean moved = SelfPlacement.moveTo(config.limits().clientCpus());
     header = Derivation.withPlacement(header, moved, config.limits().clientCpus());
-    DisturbanceMeter meter = new DisturbanceMeter(config.limits().serverCpus(), ClockTicks.perSecond());
-    Optional<CpuProbe> probe = CpuProbe.create(config.limits().serverCpus());
-    if (probe.isEmpty()) {
+    DisturbanceMeter meter = runtime.remote() ? null : new DisturbanceMeter(config.limits().serverCpus(), ClockTicks.perSecond());
+    Optional<CpuProbe> probe = runtime.remote() ? Optional.empty() : CpuProbe.create(config.limits().serverCpus());
+    if (runtime.remote()) {
+      listener.note("note: the servers run on a remote engine: no disturbance evidence or CPU probe from this machine");
+    } else if (probe.isEmpty()) {
       listener.note("note: the CPU probe (taskset + sha256sum) cannot run here; rounds have no probe figure");
     }
     try {
@@ -407,11 +409,11 @@ public final class Pipeline {
       slot.memory.watch();
       ThreadSample threads = server.sampleThreads();
       Set<Long> pids = threads.processTicks().keySet();
-      DisturbanceMeter.Sample start = meter.sample(pids);
+      DisturbanceMeter.Sample start = meter == null ? null : meter.sample(pids);
       RunRecord record;
       if (cell.rate == null) {
         LoadResult result = wrk.run(throughputSpec(server, cell.endpoint, config.duration()));
-        DisturbanceMeter.Sample end = meter.sample(pids);
+        DisturbanceMeter.Sample end = meter == null ? null : meter.sample(pids);
         cell.workers = server.observeWorkers(threads);
         ResourceUsage after = server.usage();
         double cpu = after.cpuSeconds() - before.cpuSeconds();
@@ -421,15 +423,15 @@ public final class Pipeline {
             new RunRecord.LatencyRecord(result.latency().p50(), result.latency().p90(), result.latency().p99(),
                 result.latency().p999(), result.latency().max(), result.latency().mean()),
             cpu, after.peakRssBytes(), after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation(),
-            meter.between(start, end, cpu, config.disturbanceThreshold()), null);
+            meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()), null);
       } else {
         ConstantRateResult result = oha.run(rateSpec(server, cell, config.duration()));
-        DisturbanceMeter.Sample end = meter.sample(pids);
+        DisturbanceMeter.Sample end = meter == null ? null : meter.sample(pids);
         cell.workers = server.observeWorkers(threads);
         ResourceUsage after = server.usage();
         double cpu = after.cpuSeconds() - before.cpuSeconds();
         record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
-            after, meter.between(start, end, cpu, config.disturbanceThreshold()));
+            after, meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()));
       }
       slot.memory.unwatch();
       if (!server.isAlive()) {

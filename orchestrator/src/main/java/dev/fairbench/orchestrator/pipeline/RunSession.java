@@ -143,6 +143,9 @@ public final class RunSession {
             config.limits().serverCpus(), runtime.limitsMode(), runtime.name(), config.limits().clientCpus());
         err.printf(Locale.ROOT, "  about %d visits; results: %s (rewritten after every visit)%n",
             cells * config.rounds(), resultsFile);
+        if (header.environment() != null && header.environment().topology() != null) {
+          err.println("  topology: " + dev.fairbench.orchestrator.runtime.Topology.describe(header.environment().topology()));
+        }
         err.flush();
       }
       ResultsDocument results = new Pipeline(config, runtime, wrk, oha, listener, header, resultsFile)

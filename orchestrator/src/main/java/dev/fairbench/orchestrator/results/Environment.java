@@ -9,6 +9,9 @@ import java.util.List;
  * @param limitsMode   how the server limits were enforced: "cgroup-v1", "cgroup-v2" or "taskset"
  * @param limitsNote   why the limits are weaker than a cgroup; empty when a cgroup was used
  * @param orchestratorPlacement where the orchestrator's own threads ran while cells were measured, as checked
+ * @param topology     every host of the run and the network path between the load client and the
+ *                     servers, measured at the start of the run; null in results written before it
+ *                     existed and where it was not measured (conformance only)
  */
 public record Environment(
     Instant timestamp,
@@ -27,12 +30,76 @@ public record Environment(
     LimitsRecord limits,
     LoadSettings load,
     List<String> endpoints,
-    String orchestratorPlacement) {
+    String orchestratorPlacement,
+    Topology topology) {
 
   public Environment withOrchestratorPlacement(String placement) {
     return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
-        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, placement);
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, placement, topology);
   }
+
+  public Environment withTopology(Topology measured) {
+    return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, measured);
+  }
+
+  /**
+   * Where the run's parts ran and what lies between them (docs/TWO-HOSTS.md).
+   *
+   * @param layout  "one-host" (load client and servers on this machine) or "two-hosts" (servers on
+   *                a remote engine's host)
+   * @param hosts   every host: the one running the orchestrator and the load client first
+   * @param network the path from the load client to the servers' address, measured at the start
+   */
+  public record Topology(String layout, List<Host> hosts, NetworkPath network) {
+    public static final String ONE_HOST = "one-host";
+    public static final String TWO_HOSTS = "two-hosts";
+
+    /**
+     * What must be equal for two runs to be compared as the same setup: the layout and each
+     * host's role, CPU model, cores, kernel and cgroup version (not the measured link figures).
+     */
+    public String signature() {
+      StringBuilder out = new StringBuilder(layout);
+      for (Host host : hosts) {
+        out.append(" | ").append(host.roles()).append(": ").append(host.cpuModel()).append(" x").append(host.cores())
+            .append(", kernel ").append(host.kernel()).append(", cgroup ").append(host.cgroupVersion());
+      }
+      return out.toString();
+    }
+  }
+
+  /**
+   * One machine of the run.
+   *
+   * @param roles         what ran there: "orchestrator, load client", "servers", or all three
+   * @param name          its host name (the engine's Name for a remote engine)
+   * @param cpuModel      /proc/cpuinfo's model name (on a remote host read in a probe container)
+   * @param cores         CPUs the kernel (or the engine) reports
+   * @param kernel        kernel release
+   * @param engine        "docker ENGINE_VERSION at URL" where servers ran in containers, else "none"
+   * @param cgroupVersion "v1", "v2", or what the engine reports
+   * @param address       the address the servers listen on (127.0.0.1 on one host), empty for the client
+   */
+  public record Host(String roles, String name, String cpuModel, int cores, String kernel, String engine,
+      String cgroupVersion, String address) {}
+
+  /**
+   * The path from the load client to the servers' address, measured with a probe server on the
+   * server host (a container there, on the server CPU set; a local process on one host).
+   *
+   * @param from                  the load client's host name
+   * @param to                    the servers' address
+   * @param method                how it was measured
+   * @param rttSamples            one-byte request/response exchanges timed on one TCP connection
+   * @param rttP50Micros          their median round-trip time, µs
+   * @param rttP99Micros          their 99th percentile, µs
+   * @param throughputBytesPerSecond one TCP stream from the server host to the client, bytes/s: the
+   *                              most a response stream can carry (the link's ceiling as this path sees it)
+   * @param throughputSeconds     how long that stream was timed
+   */
+  public record NetworkPath(String from, String to, String method, int rttSamples, double rttP50Micros,
+      double rttP99Micros, double throughputBytesPerSecond, double throughputSeconds) {}
 
   /** The limits every server got. */
   public record LimitsRecord(String serverCpus, String clientCpus, long memoryBytes, int workers) {}

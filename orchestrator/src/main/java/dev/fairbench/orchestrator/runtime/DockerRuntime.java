@@ -63,28 +63,71 @@ public final class DockerRuntime implements ServerRuntime {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
   private static boolean swept;
 
+  /** On containers of a remote engine: the orchestrator's host, so only its own runs' leftovers are swept there. */
+  public static final String LABEL_ORCHESTRATOR_HOST = "dev.fairbench.orchestrator-host";
+
   private final Path logDir;
   private final String runId;
+  private final DockerEngine engine;
+  private String remoteLimitsMode;
 
-  /** @param logDir where build and server logs go; @param runId labels the containers of this run */
-  public DockerRuntime(Path logDir, String runId) {
+  /**
+   * @param logDir where build and server logs go; @param runId labels the containers of this run;
+   * @param engine where images are built and containers run (see {@link DockerEngine})
+   */
+  public DockerRuntime(Path logDir, String runId, DockerEngine engine) {
     this.logDir = Objects.requireNonNull(logDir);
     this.runId = Objects.requireNonNull(runId);
+    this.engine = Objects.requireNonNull(engine);
   }
 
-  /** A runtime whose run id is the current time and this JVM's pid. */
-  public DockerRuntime(Path logDir) {
+  /** On the local engine. */
+  public DockerRuntime(Path logDir, String runId) {
+    this(logDir, runId, DockerEngine.local());
+  }
+
+  /** A runtime on {@code engine} whose run id is the current time and this JVM's pid. */
+  public DockerRuntime(Path logDir, DockerEngine engine) {
     this(logDir, LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-        + "-" + ProcessHandle.current().pid());
+        + "-" + ProcessHandle.current().pid(), engine);
+  }
+
+  /** A runtime on the local engine whose run id is the current time and this JVM's pid. */
+  public DockerRuntime(Path logDir) {
+    this(logDir, DockerEngine.local());
+  }
+
+  /** The engine the servers run on. */
+  public DockerEngine engine() {
+    return engine;
+  }
+
+  @Override
+  public boolean remote() {
+    return engine.remote();
   }
 
   @Override
   public String name() {
-    return "docker";
+    return engine.remote() ? "docker-remote" : "docker";
   }
 
+  /** Local: this machine's cgroup version; remote: the one the engine reports. */
   @Override
   public String limitsMode() {
+    if (engine.remote()) {
+      synchronized (this) {
+        if (remoteLimitsMode == null) {
+          try {
+            String version = engine.info().getCGroupVersion();
+            remoteLimitsMode = "docker-cgroup-v" + (version == null || version.isBlank() ? "1" : version);
+          } catch (RuntimeException e) {
+            return "docker-cgroup-unknown";
+          }
+        }
+        return remoteLimitsMode;
+      }
+    }
     return Files.exists(Path.of("/sys/fs/cgroup/cgroup.controllers")) ? "docker-cgroup-v2" : "docker-cgroup-v1";
   }
 
@@ -122,10 +165,18 @@ public final class DockerRuntime implements ServerRuntime {
    * The caller has checked {@link #engineReachable()}.
    */
   public static List<String> removeContainersOfDeadRuns(boolean unowned) {
-    DockerClient client = DockerClientFactory.instance().client();
+    return removeContainersOfDeadRuns(DockerClientFactory.instance().client(), unowned, Map.of(LABEL, "true"));
+  }
+
+  /**
+   * The same on {@code client}'s engine, for the containers matching {@code labels}. On a remote
+   * engine only those this host's orchestrators started are candidates (their owner's pid is a pid
+   * of this machine).
+   */
+  static List<String> removeContainersOfDeadRuns(DockerClient client, boolean unowned, Map<String, String> labels) {
     List<String> done = new java.util.ArrayList<>();
     for (var container : client.listContainersCmd().withShowAll(true)
-        .withLabelFilter(Map.of(LABEL, "true")).exec()) {
+        .withLabelFilter(labels).exec()) {
       String name = container.getNames() == null || container.getNames().length == 0
           ? container.getId().substring(0, 12) : container.getNames()[0].replaceFirst("^/", "");
       String described = name + " (" + container.getImage() + ", " + container.getState() + ")";
@@ -163,12 +214,14 @@ public final class DockerRuntime implements ServerRuntime {
   }
 
   /** Once per JVM: the containers (and native servers) of killed runs go before this one starts its own. */
-  private static synchronized void sweepOnce() {
+  private static synchronized void sweepOnce(DockerEngine engine, DockerClient client) {
     if (!swept) {
       swept = true;
       try {
         List<String> done = new java.util.ArrayList<>(Leftovers.sweepNative(LimitsBackend.detect()));
-        done.addAll(removeContainersOfDeadRuns(false).stream().filter(l -> l.startsWith("removed ")).toList());
+        Map<String, String> labels = engine.remote()
+            ? Map.of(LABEL, "true", LABEL_ORCHESTRATOR_HOST, orchestratorHost()) : Map.of(LABEL, "true");
+        done.addAll(removeContainersOfDeadRuns(client, false, labels).stream().filter(l -> l.startsWith("removed ")).toList());
         Leftovers.announce(done);
       } catch (RuntimeException e) {
         System.err.println("fairbench: could not remove the containers of killed runs: " + rootMessage(e));
@@ -181,6 +234,13 @@ public final class DockerRuntime implements ServerRuntime {
     Path dockerfile = variant.dir().resolve(variant.dockerfile());
     if (!Files.isRegularFile(dockerfile)) {
       return Availability.unavailable("no Dockerfile at " + dockerfile);
+    }
+    if (engine.remote()) {
+      if (!engine.answers()) {
+        return Availability.unavailable("the server host's engine " + engine.url() + " does not answer");
+      }
+      // The probe runs here; the server host builds the image, which the same sources decide.
+      return Availability.ofProbe(variant, PROBE_TIMEOUT);
     }
     List<String> missing = missingEnvironment(System.getenv());
     if (!missing.isEmpty()) {
@@ -213,9 +273,12 @@ public final class DockerRuntime implements ServerRuntime {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the log folder " + logDir, e);
     }
-    DockerClient client = DockerClientFactory.instance().client();
-    sweepOnce();
+    DockerClient client = engine.client();
+    sweepOnce(engine, client);
     String image = build ? build(client, variant, logDir.resolve(fileStem + ".build.log")) : built(client, variant);
+    if (engine.remote()) {
+      return startRemote(client, variant, limits, port, image, fileStem);
+    }
     NativeRuntime.checkPortFree(port);
 
     // A start without a build is an extra start (start-time figures) beside the server of the run, whose log it must not truncate.
@@ -274,7 +337,8 @@ public final class DockerRuntime implements ServerRuntime {
           variant.id() + ": the container of " + image + " could not start: " + rootMessage(e), "");
     }
     DockerServer server = new DockerServer(variant, limits, port, URI.create("http://127.0.0.1:" + port),
-        container, limitsMode(), log, logStream, launchedAt);
+        container.getDockerClient(), container.getContainerId(), container::stop, engine, limitsMode(), log, logStream,
+        launchedAt);
     ServerRegistry.track(server);
     try {
       server.checkLimits();
@@ -293,6 +357,124 @@ public final class DockerRuntime implements ServerRuntime {
     env.put("PORT", Integer.toString(port));
     env.put("WORKERS", Integer.toString(workers));
     return env;
+  }
+
+  /**
+   * On a remote engine, without Testcontainers' process-wide client: create and start the
+   * container with docker-java, follow its log into the server log, and bind the server to the
+   * server host's address (HOST), which is also the base URL's host.
+   */
+  private RunningServer startRemote(DockerClient client, EntryVariant variant, Limits limits, int port, String image,
+      String fileStem) throws ServerStartException {
+    String address = engine.serverAddress();
+    checkRemotePortFree(address, port);
+    Path log = logDir.resolve(fileStem + ".server.log");
+    OutputStream logStream;
+    try {
+      logStream = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the server log " + log, e);
+    }
+    String containerName = "fairbench-" + runId + "-" + SEQUENCE.incrementAndGet() + "-" + fileStem;
+    Map<String, String> labels = containerLabels(variant);
+    labels.put(LABEL_ORCHESTRATOR_HOST, orchestratorHost());
+    String id;
+    Watchdog.watchDocker(engine.url());
+    long launchedAt = System.nanoTime();
+    try {
+      id = client.createContainerCmd(image)
+          .withName(containerName)
+          .withEnv(remoteEnv(variant, address, port, limits.workers()))
+          .withLabels(labels)
+          .withHostConfig(new HostConfig()
+              .withNetworkMode("host")
+              .withCpusetCpus(limits.serverCpus())
+              .withMemory(limits.memoryBytes())
+              .withMemorySwap(limits.memoryBytes()))
+          .exec().getId();
+    } catch (DockerException e) {
+      closeQuietly(logStream);
+      throw new ServerStartException(Stage.EXITED_AT_START,
+          variant.id() + ": the container of " + image + " could not be created on " + engine.url() + ": " + rootMessage(e), "");
+    }
+    Watchdog.watchContainer(id);
+    com.github.dockerjava.api.async.ResultCallback.Adapter<com.github.dockerjava.api.model.Frame> follower =
+        new com.github.dockerjava.api.async.ResultCallback.Adapter<>() {
+          @Override
+          public void onNext(com.github.dockerjava.api.model.Frame frame) {
+            byte[] bytes = frame.getPayload();
+            if (bytes != null) {
+              synchronized (logStream) {
+                try {
+                  logStream.write(bytes);
+                  logStream.flush();
+                } catch (IOException e) {
+                  // the log is evidence, not a reason to stop the server
+                }
+              }
+            }
+          }
+        };
+    Runnable remove = () -> {
+      closeQuietly(follower);
+      try {
+        client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+      } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+        // already gone
+      }
+    };
+    try {
+      client.startContainerCmd(id).exec();
+      client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).exec(follower);
+    } catch (DockerException e) {
+      closeQuietly(logStream);
+      remove.run();
+      throw new ServerStartException(Stage.EXITED_AT_START,
+          variant.id() + ": the container of " + image + " could not start on " + engine.url() + ": " + rootMessage(e), "");
+    }
+    DockerServer server = new DockerServer(variant, limits, port, URI.create("http://" + uriHost(address) + ":" + port),
+        client, id, remove, engine, limitsMode(), log, logStream, launchedAt);
+    ServerRegistry.track(server);
+    try {
+      server.checkLimits();
+      awaitReady(variant, server);
+    } catch (ServerStartException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  /** The container's environment on a remote engine: bound to the server host's address. */
+  static List<String> remoteEnv(EntryVariant variant, String address, int port, int workers) {
+    Map<String, String> env = containerEnv(variant, port, workers);
+    env.put("HOST", address);
+    return env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+  }
+
+  /** An IPv6 literal in brackets, for URLs. */
+  static String uriHost(String address) {
+    return address.contains(":") ? "[" + address + "]" : address;
+  }
+
+  /** The port must not answer on the server host already (a server there would be measured instead). */
+  static void checkRemotePortFree(String address, int port) throws ServerStartException {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress(address, port), 1000);
+    } catch (IOException e) {
+      return; // refused or unreachable: nothing listens there
+    }
+    throw new ServerStartException(Stage.PORT_IN_USE,
+        "port " + port + " on the server host " + address + " is already in use; stop what listens there", "");
+  }
+
+  /** This machine's name, on the containers it starts on a remote engine. */
+  static String orchestratorHost() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
   }
 
   private Map<String, String> labels(EntryVariant variant) {

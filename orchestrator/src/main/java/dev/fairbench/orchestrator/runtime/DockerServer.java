@@ -21,11 +21,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.testcontainers.containers.GenericContainer;
 
 /**
- * A container started by {@link DockerRuntime}. Its processes run on this kernel, so CPU time,
- * threads and memory are read from the container's cgroup and /proc like a native server's.
+ * A container started by {@link DockerRuntime}. On the local engine its processes run on this
+ * kernel, so CPU time, threads and memory are read from the container's cgroup and /proc like a
+ * native server's. On a remote engine they are not this machine's: CPU time, memory and the task
+ * count come from the engine's stats API, and the busy-thread observation of the workers is not
+ * possible ({@link #observeWorkers} returns null: not observable remotely; docs/TWO-HOSTS.md).
  * Public for what results may record beyond {@link RunningServer}: the container, the limits as
  * the engine reports them, and whether the image was built on an offline substitute base.
  */
@@ -36,8 +38,10 @@ public final class DockerServer implements RunningServer {
   private final Limits limits;
   private final int port;
   private final URI baseUrl;
-  private final GenericContainer<?> container;
+  private final DockerClient client;
   private final String containerId;
+  private final Runnable remove;
+  private final DockerEngine engine;
   private final String limitsMode;
   private final Path log;
   private final OutputStream logStream;
@@ -49,15 +53,20 @@ public final class DockerServer implements RunningServer {
   private String exitReason;
   private boolean closed;
   private volatile boolean frozen;
+  /** The largest resident memory the stats API showed (remote engines: no per-process peak there). */
+  private long rssSeen;
 
-  DockerServer(EntryVariant variant, Limits limits, int port, URI baseUrl, GenericContainer<?> container,
-      String limitsMode, Path log, OutputStream logStream, long launchedAt) {
+  DockerServer(EntryVariant variant, Limits limits, int port, URI baseUrl, DockerClient client, String containerId,
+      Runnable remove, DockerEngine engine, String limitsMode, Path log, OutputStream logStream,
+      long launchedAt) {
     this.variant = variant;
     this.limits = limits;
     this.port = port;
     this.baseUrl = baseUrl;
-    this.container = container;
-    this.containerId = container.getContainerId();
+    this.client = client;
+    this.containerId = containerId;
+    this.remove = remove;
+    this.engine = engine;
     this.limitsMode = limitsMode;
     this.log = log;
     this.logStream = logStream;
@@ -87,7 +96,12 @@ public final class DockerServer implements RunningServer {
   }
 
   private DockerClient client() {
-    return container.getDockerClient();
+    return client;
+  }
+
+  /** Whether the container runs on another host's engine: its figures then come from the engine's stats API. */
+  public boolean remote() {
+    return engine.remote();
   }
 
   /** The container's id, for `docker` commands and messages. */
@@ -131,7 +145,8 @@ public final class DockerServer implements RunningServer {
     }
     offlineBase = imageLabels(client(), inspect.getImageId()).get(DockerRuntime.LABEL_OFFLINE_BASE);
     Long pid = inspect.getState() == null ? null : inspect.getState().getPidLong();
-    if (pid != null && pid > 0) {
+    // A remote engine's pid is a process of another kernel: never look it up in this /proc.
+    if (!remote() && pid != null && pid > 0) {
       cgroup = CgroupFiles.of(pid);
     }
   }
@@ -161,6 +176,9 @@ public final class DockerServer implements RunningServer {
 
   @Override
   public ResourceUsage usage() {
+    if (remote()) {
+      return remoteUsage();
+    }
     Set<Long> pids = pids();
     double cpu = cgroup.cpuSeconds();
     String source = limitsMode;
@@ -175,13 +193,40 @@ public final class DockerServer implements RunningServer {
     return new ResourceUsage(cpu, peakRss, cgroup.memoryPeakBytes(), source);
   }
 
-  @Override
-  public ThreadSample sampleThreads() {
-    return new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids()));
+  /**
+   * From the engine's stats API: CPU time of the container's cgroup, its memory peak (cgroup v1;
+   * -1 on v2), and as "peak RSS" the largest resident memory of the cgroup seen in any reading so
+   * far (the API has no per-process high-water mark). Source "engine-stats". A reading takes about
+   * a second (the engine's collection tick).
+   */
+  private ResourceUsage remoteUsage() {
+    try {
+      DockerEngine.ContainerStats stats = engine.stats(containerId);
+      synchronized (this) {
+        rssSeen = Math.max(rssSeen, stats.rssBytes());
+      }
+      return new ResourceUsage(stats.cpuSeconds(), rssSeen, stats.memoryPeakBytes(), "engine-stats");
+    } catch (IOException e) {
+      return new ResourceUsage(-1, -1, -1, "engine-stats unavailable: " + e.getMessage());
+    }
   }
 
+  /** Remote: no threads of this kernel to sample (an empty sample). */
+  @Override
+  public ThreadSample sampleThreads() {
+    return new ThreadSample(System.nanoTime(), remote() ? Map.of() : ProcFs.threadTicks(pids()));
+  }
+
+  /**
+   * The workers seen busy since {@code since}. Null on a remote engine: per-thread CPU time is in
+   * the server host's /proc, which neither the engine's API nor this machine shows (not observable
+   * remotely). Callers record null as "not observed".
+   */
   @Override
   public WorkerObservation observeWorkers(ThreadSample since) {
+    if (remote()) {
+      return null;
+    }
     Set<Long> pids = pids();
     ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids));
     Map<String, Long> deltas = new HashMap<>();
@@ -337,7 +382,7 @@ public final class DockerServer implements RunningServer {
       System.err.println("fairbench: stopping container " + containerId + " failed: " + e.getMessage());
     }
     try {
-      container.stop();
+      remove.run();
     } catch (RuntimeException e) {
       System.err.println("fairbench: removing container " + containerId + " failed: " + e.getMessage()
           + "; remove it with: docker rm -f " + containerId);

@@ -14,6 +14,14 @@ public interface ServerRuntime {
   /** Whether this runtime can build and start the variant here, and if not, why. */
   Availability availability(EntryVariant variant);
 
+  /**
+   * The servers run on another machine (a remote Docker engine): this machine's /proc says nothing
+   * about their CPUs, so the disturbance and the CPU probe are not measured.
+   */
+  default boolean remote() {
+    return false;
+  }
+
   /** How the limits are enforced by this runtime on this machine, e.g. "cgroup-v1". */
   String limitsMode();
 

@@ -109,7 +109,7 @@ class ComparisonTest {
     ResultsDocument other = new ResultsDocument(b.schemaVersion(), b.methodVersion(),
         new dev.fairbench.orchestrator.results.Environment(env.timestamp(), "other-host", "Other CPU", 4, env.kernel(),
             env.cgroupVersion(), env.limitsMode(), env.limitsNote(), env.runtime(), env.loadGenerator(), env.javaVersion(),
-            "fedcba", false, env.limits(), env.load(), env.endpoints(), env.orchestratorPlacement()),
+            "fedcba", false, env.limits(), env.load(), env.endpoints(), env.orchestratorPlacement(), env.topology()),
         b.method(), b.rounds(), b.calibration(), b.breaks(), b.entries());
     Comparison c = Comparison.of(a, other);
     assertThat(c.environmentDifferences()).contains("CPU model: Test CPU @ 2.0GHz → Other CPU", "cores: 2 → 4",

@@ -33,7 +33,12 @@ public final class ResultsFixtures {
         "6.1.0-test", "v1 (hybrid)", "cgroup-v1", "", "native", "wrk 4.1.0", "25", "0123abcd", false,
         new Environment.LimitsRecord("1", "0", 512L << 20, 1),
         new Environment.LoadSettings(2, 2, CONNECTIONS, 1, 2),
-        List.of("plaintext", "json"), "every thread on CPUs 0 (checked)");
+        List.of("plaintext", "json"), "every thread on CPUs 0 (checked)",
+        new Environment.Topology(Environment.Topology.ONE_HOST,
+            List.of(new Environment.Host("orchestrator, load client, servers", "bench-host", "Test CPU @ 2.0GHz", 2,
+                "6.1.0-test", "none", "v1 (hybrid)", "127.0.0.1")),
+            new Environment.NetworkPath("bench-host", "127.0.0.1", "probe server (perl) on the server CPU set", 2000, 9.5,
+                48.0, 2.1e9, 1)));
   }
 
   public static ResultsDocument.Method method(int rounds) {

@@ -360,7 +360,9 @@ class HttpBehaviourTest {
   void pipelinedRequestsAreAnsweredInOrder() {
     List<Pipelined> burst = new ArrayList<>();
     for (int i = 0; i < PIPELINED; i++) {
-      burst.add(pipelinedGet(switch (i % 3) {
+      // A /user/<n> first and last: a server that answers only one request of the burst, the first or
+      // the last, is seen answering the wrong one.
+      burst.add(pipelinedGet(switch ((i + 2) % 3) {
         case 0 -> "/plaintext";
         case 1 -> "/json";
         default -> "/user/" + (1100 + i);

@@ -77,6 +77,7 @@ public record SpecClause(String id, String title, Severity severity) {
       new SpecClause("11.3", "Expect: 100-continue gets 100 Continue then the response, or the response at once", FAIL),
       new SpecClause("11.4", "512 connections open at once are all served", FAIL),
       new SpecClause("11.5", "a client sending its request head one byte per 100 ms does not hold up another client", FAIL),
+      new SpecClause("11.6", "pipelining: 16 requests written at once, and a POST /validate pair, are answered in order as themselves", FAIL),
       new SpecClause("12.1", "no request of any shape yields a 5xx", FAIL),
       new SpecClause("12.2", "the server still answers GET /plaintext after every robustness case and at the end", FAIL),
       new SpecClause("12.3", "a control byte in the request target answers 4xx or closes; 505, or the byte kept in the path, is tolerated (WARN)", WARN),

@@ -82,8 +82,16 @@ final class FaultyFront implements AutoCloseable {
       client.setTcpNoDelay(true);
       InputStream in = new BufferedInputStream(client.getInputStream());
       OutputStream out = client.getOutputStream();
+      Burst burst = new Burst();
       for (Request request = readRequest(in); request != null; request = readRequest(in)) {
-        if (!answer(request, in, out)) {
+        // Bytes after the head are its body or pipelined requests: the answers wait, so reversing them is safe.
+        if (in.available() > 0 && has(Deviation.PIPELINED_ANSWERS_REVERSED)) {
+          if (!answerReversed(request, in, out, burst)) {
+            return;
+          }
+          continue;
+        }
+        if (!answer(request, in, out, burst) || burst.closeAfterThis) {
           return;
         }
       }
@@ -158,8 +166,43 @@ final class FaultyFront implements AutoCloseable {
     }
   }
 
+  /**
+   * PIPELINED_ANSWERS_REVERSED: answers this request and every one already sent after it, then writes
+   * the answers in the reverse order. False when the client's connection must be closed.
+   */
+  private boolean answerReversed(Request first, InputStream in, OutputStream out, Burst burst) throws IOException {
+    List<byte[]> answers = new ArrayList<>();
+    boolean open;
+    Request request = first;
+    while (true) {
+      ByteArrayOutputStream answer = new ByteArrayOutputStream();
+      open = answer(request, in, answer, burst);
+      answers.add(answer.toByteArray());
+      if (!open || in.available() == 0 || (request = readRequest(in)) == null) {
+        break;
+      }
+    }
+    for (byte[] answer : answers.reversed()) {
+      out.write(answer);
+    }
+    out.flush();
+    return open;
+  }
+
+  /**
+   * What a connection knows of pipelining. Whether more was sent after a request is looked at once
+   * the request is read and before it is answered: the client cannot have sent anything in reply to
+   * an answer yet, so what is there was pipelined.
+   */
+  private static final class Burst {
+    /** The last request answered had more sent after it. */
+    boolean pipelined;
+    /** CLOSES_AFTER_A_PIPELINED_BURST: close once this answer is written. */
+    boolean closeAfterThis;
+  }
+
   /** Answers one request; false when the client's connection must be closed. */
-  private boolean answer(Request request, InputStream in, OutputStream out) throws IOException {
+  private boolean answer(Request request, InputStream in, OutputStream out, Burst burst) throws IOException {
     String target = request.target();
     if (has(Deviation.CONTROL_BYTES_IN_TARGET_505) && hasControlByte(target)) {
       // What Bun's parser writes (HttpErrors.h), then it closes.
@@ -227,9 +270,18 @@ final class FaultyFront implements AutoCloseable {
       if (body.length < length) {
         return false; // the client closed in the middle of the body
       }
+      if (has(Deviation.PIPELINED_BODIES_RUN_TOGETHER) && in.available() > 0) {
+        body = RawHttp.concat(body, in.readNBytes(in.available()));
+      }
     } else {
       body = null;
     }
+    boolean more = in.available() > 0;
+    if (has(Deviation.PIPELINED_REQUESTS_DROPPED) && more) {
+      in.skipNBytes(in.available());
+    }
+    burst.closeAfterThis = has(Deviation.CLOSES_AFTER_A_PIPELINED_BURST) && burst.pipelined && !more;
+    burst.pipelined = more;
     return forward(line, request, body, out, request.has("Connection", "close"));
   }
 

@@ -174,7 +174,15 @@ final class FaultyServer implements AutoCloseable {
     /** At most 256 connections are served at once; the others wait unserved. */
     CONNECTION_LIMIT(true),
     /** One request head is read at a time, as a blocking single-threaded server does: a slow client holds up all. */
-    SERIALISES_REQUEST_HEADS(true);
+    SERIALISES_REQUEST_HEADS(true),
+    /** Answers the first request of a pipelined burst and drops the rest of what was read with it, as a server doing one read per request. */
+    PIPELINED_REQUESTS_DROPPED(true),
+    /** Answers the requests of a pipelined burst together, in the reverse order, as one answering each as it completes. */
+    PIPELINED_ANSWERS_REVERSED(true),
+    /** Answers every request of a pipelined burst, then closes the connection. */
+    CLOSES_AFTER_A_PIPELINED_BURST(true),
+    /** A body is read by its Content-Length and then whatever else was already read, so a pipelined request runs into it. */
+    PIPELINED_BODIES_RUN_TOGETHER(true);
 
     /** True when the deviation is in the HTTP layer, so a {@link FaultyFront} has it. */
     final boolean atTheFront;

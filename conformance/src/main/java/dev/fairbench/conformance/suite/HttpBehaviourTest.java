@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
 import dev.fairbench.conformance.http.RawConnection;
+import dev.fairbench.conformance.http.RawHttp;
 import dev.fairbench.conformance.http.RawResponse;
+import dev.fairbench.conformance.http.Text;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
@@ -13,6 +15,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,6 +51,9 @@ class HttpBehaviourTest {
   /** Clause 11.5: the slow client's pace, and how long the other client may wait meanwhile. */
   static final Duration DRIBBLE_INTERVAL = Duration.ofMillis(100);
   static final Duration OTHER_CLIENT_WAIT = Duration.ofSeconds(2);
+  /** Clause 11.6: requests written at once on one connection, and how long all their answers may take. */
+  static final int PIPELINED = 16;
+  static final Duration PIPELINE_WAIT = Duration.ofSeconds(5);
 
   /**
    * The requests of clause 11.3, each sent with Expect: 100-continue. A valid person needs its body
@@ -321,5 +327,129 @@ class HttpBehaviourTest {
         dribbler.join(Duration.ofSeconds(1));
       }
     }
+  }
+
+  /** One request of clause 11.6: its bytes, and the answer it gets on a connection of its own. */
+  private record Pipelined(String description, byte[] bytes, Exchange alone) {
+    /**
+     * Why {@code answer} is not this request's answer, or null when it is: the status and the body it
+     * gets on its own. Whether that answer is right is other clauses' business.
+     */
+    String mismatch(RawResponse answer) {
+      if (answer.status() == alone.status() && Arrays.equals(answer.body(), alone.body())) {
+        return null;
+      }
+      return "expected what it gets on its own, " + alone.status() + " " + Text.preview(alone.body(), 80)
+          + ", got " + answer.status() + " " + (answer.body().length == 0 ? "(empty body)" : Text.preview(answer.body(), 80));
+    }
+  }
+
+  private Pipelined pipelinedGet(String path) {
+    return new Pipelined("GET " + path, server.raw().head("GET", server.target(path)), server.get(path));
+  }
+
+  private Pipelined pipelinedValidate(String json) {
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    return new Pipelined("POST /validate " + json,
+        server.raw().request("POST", server.target("/validate"), "application/json", body, false), server.postJson(json));
+  }
+
+  @Test
+  @Clause("11.6")
+  @DisplayName("16 pipelined GET requests are answered in order, each as itself, and the connection stays usable")
+  void pipelinedRequestsAreAnsweredInOrder() {
+    List<Pipelined> burst = new ArrayList<>();
+    for (int i = 0; i < PIPELINED; i++) {
+      // A /user/<n> first and last: a server that answers only one request of the burst, the first or
+      // the last, is seen answering the wrong one.
+      burst.add(pipelinedGet(switch ((i + 2) % 3) {
+        case 0 -> "/plaintext";
+        case 1 -> "/json";
+        default -> "/user/" + (1100 + i);
+      }));
+    }
+    checkPipeline(PIPELINED + " requests written at once on one connection (GET /plaintext, /json, /user/<n>)",
+        burst, pipelinedGet("/user/1199"));
+  }
+
+  @Test
+  @Clause("11.6")
+  @DisplayName("two pipelined POST /validate requests are answered in order, each as itself")
+  void pipelinedValidateRequestsAreAnsweredInOrder() {
+    List<Pipelined> pair = List.of(
+        pipelinedValidate("{\"name\":\"Pipelined first\",\"age\":21}"),
+        pipelinedValidate("{\"name\":\"Pipelined second\",\"age\":42}"));
+    checkPipeline("two POST /validate requests written at once on one connection", pair, pipelinedGet("/plaintext"));
+  }
+
+  /**
+   * Writes the burst in one go, reads its answers in order within {@link #PIPELINE_WAIT}, then sends
+   * {@code after} on the same connection and reads its answer.
+   */
+  private void checkPipeline(String what, List<Pipelined> burst, Pipelined after) {
+    server.requireResponsive(what);
+    byte[] all = new byte[0];
+    for (Pipelined request : burst) {
+      all = RawHttp.concat(all, request.bytes());
+    }
+    List<String> mismatches = new ArrayList<>();
+    try (RawConnection connection = server.raw(PIPELINE_WAIT).open()) {
+      connection.write(all);
+      long deadline = System.nanoTime() + PIPELINE_WAIT.toNanos();
+      for (int i = 0; i < burst.size(); i++) {
+        RawResponse answer = readPipelined(connection, deadline, what, i, burst, mismatches);
+        String mismatch = burst.get(i).mismatch(answer);
+        if (mismatch != null) {
+          mismatches.add("answer " + (i + 1) + " (" + burst.get(i).description() + "): " + mismatch
+              + answerOfAnother(answer, burst, i));
+        }
+      }
+      if (!mismatches.isEmpty()) {
+        throw new AssertionError(what + ": " + mismatches.size() + " of " + burst.size()
+            + " answers are not the answer to the request sent in that place; " + String.join("; ", mismatches.subList(0, Math.min(3, mismatches.size())))
+            + (mismatches.size() > 3 ? "; and " + (mismatches.size() - 3) + " more" : ""));
+      }
+      String next = what + ", then, after their answers, " + after.description() + " on the same connection";
+      RawResponse answer;
+      try {
+        connection.write(after.bytes());
+        answer = connection.read(PIPELINE_WAIT);
+      } catch (IOException e) {
+        throw new AssertionError(next + ": no answer (" + pipelineReason(e) + "): the connection is not usable after the burst", e);
+      }
+      String mismatch = after.mismatch(answer);
+      assertThat(mismatch).as("%s: %s", next, mismatch).isNull();
+    } catch (IOException e) {
+      throw server.noAnswer(what, e);
+    }
+  }
+
+  /** The answer in place {@code i}, or the finding: how many came, and what was wrong with them. */
+  private static RawResponse readPipelined(RawConnection connection, long deadline, String what, int i,
+      List<Pipelined> burst, List<String> mismatches) {
+    Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime(), Duration.ofMillis(1).toNanos()));
+    try {
+      return connection.read(left);
+    } catch (IOException e) {
+      throw new AssertionError(what + ": " + (i == 0 ? "no answer" : i == 1 ? "only 1 answer" : "only " + i + " answers") + " of " + burst.size()
+          + "; answer " + (i + 1) + " (" + burst.get(i).description() + "): " + pipelineReason(e)
+          + (mismatches.isEmpty() ? "" : "; and before it " + String.join("; ", mismatches)), e);
+    }
+  }
+
+  private static String pipelineReason(IOException e) {
+    return e instanceof SocketTimeoutException
+        ? "none within " + PIPELINE_WAIT.toSeconds() + " s" : HttpTarget.reason(e);
+  }
+
+  /** Names the request of the burst whose answer {@code answer} is, when it is another one's. */
+  private static String answerOfAnother(RawResponse answer, List<Pipelined> burst, int position) {
+    for (int j = 0; j < burst.size(); j++) {
+      if (j != position && !burst.get(j).description().equals(burst.get(position).description())
+          && burst.get(j).mismatch(answer) == null) {
+        return " (the answer to request " + (j + 1) + ", " + burst.get(j).description() + ")";
+      }
+    }
+    return "";
   }
 }

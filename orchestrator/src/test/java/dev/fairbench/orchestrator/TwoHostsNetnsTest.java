@@ -66,7 +66,7 @@ class TwoHostsNetnsTest {
       Result conformance = orchestrator(true, "conformance", "--runtime", "docker", "--server-host", ENGINE,
           "--impls", impls.toString(), "--output", temp.resolve("conformance").toString(), "tiny-python:stdlib");
       assertThat(conformance.code).as(conformance.output).isZero();
-      assertThat(conformance.output).contains("60 PASS, 0 WARN, 0 FAIL", "conformant");
+      assertThat(conformance.output).containsPattern("\\d+ PASS, \\d+ WARN, 0 FAIL").contains("conformant");
 
       Result remote = orchestrator(true, benchmark(impls, twoHosts, "--server-host", ENGINE));
       assertThat(remote.code).as(remote.output).isZero();
@@ -159,7 +159,7 @@ class TwoHostsNetnsTest {
 
   private static String[] benchmark(Path impls, Path output, String... extra) {
     List<String> args = new ArrayList<>(List.of("run", "--runtime", "docker", "--impls", impls.toString(),
-        "--duration", "1s", "--warmup", "0s", "--rewarm", "0s", "--rounds", "1", "--no-calibration",
+        "--duration", "1s", "--warmup", "0s", "--rewarm", "0s", "--rounds", "1", "--no-calibration", "--startups", "1",
         "--endpoints", "plaintext", "--output", output.toString()));
     args.addAll(List.of(extra));
     args.add("tiny-python:stdlib");

@@ -317,7 +317,7 @@ public final class Pipeline {
    * saturated framework cannot be).
    */
   private void addLadderCells(List<Slot> live) {
-    if (config.ladderShare() <= 0) {
+    if (config.ladderShare() <= 0 || oha == null) {
       return;
     }
     for (Slot base : live) {
@@ -364,7 +364,16 @@ public final class Pipeline {
       }
       boolean repeat = repeated.contains(cell);
       visitedNames.add(cell.slot.id() + " " + cell.name() + (repeat ? " (repeat)" : ""));
-      Optional<RunRecord> run = visit(cell, round, repeat ? 2 : 1, meter);
+      Optional<RunRecord> run;
+      try {
+        run = visit(cell, round, repeat ? 2 : 1, meter);
+      } catch (RuntimeException e) {
+        // A defect or an I/O failure in one visit costs that cell, not the run.
+        cell.fail("unexpected error: " + (e.getMessage() == null ? e.getClass().getName() : e.getMessage()));
+        listener.cellFailed(cell.slot.id(), cell.name(), cell.reason);
+        cell.slot.freeze();
+        continue;
+      }
       if (run.isEmpty()) {
         continue;
       }

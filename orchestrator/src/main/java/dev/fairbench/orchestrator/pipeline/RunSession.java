@@ -112,6 +112,13 @@ public final class RunSession {
         if (config.kind() == CellKind.RATE) {
           oha = OhaLoadGenerator.create(config.limits().clientCpus());
           loadGenerator = oha.version() + " (rate), " + wrk.version() + " (warm-up)";
+        } else if (config.ladderShare() > 0) {
+          try {
+            oha = OhaLoadGenerator.create(config.limits().clientCpus());
+            loadGenerator = wrk.version() + ", " + oha.version() + " (ladder cells)";
+          } catch (LoadException e) {
+            err.println("fairbench run: note: no ladder cells: " + e.getMessage());
+          }
         }
       } catch (LoadException e) {
         throw new MissingToolException("unavailable: " + e.getMessage());
@@ -134,14 +141,15 @@ public final class RunSession {
               config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
           List.of(), null, List.of(), List.of());
       if (config.benchmark()) {
-        int cells = selections.size() * config.endpoints().size() * Math.max(1, config.rates().size());
-        err.printf(Locale.ROOT, "fairbench run: %d entr%s%s, %s cells of %s, %d rounds × %ds (re-warm %ds), seed %d; "
+        int cells = selections.size() * config.endpoints().size() * Math.max(1, config.rates().size())
+            + (calibration.isPresent() ? 3 : 0);
+        err.printf(Locale.ROOT, "fairbench run: %d entr%s%s, %s cells of %s, %d rounds × %ds (re-warm %d ms), seed %d; "
                 + "server CPUs %s (%s, %s runtime), client CPUs %s%n",
             selections.size(), selections.size() == 1 ? "y" : "ies", calibration.map(c -> " + calibration " + c.id()).orElse(""),
             config.kind().wireName(), config.endpoints().stream().map(Endpoint::wireName).collect(Collectors.joining(",")),
-            config.rounds(), config.duration().toSeconds(), config.rewarm().toSeconds(), config.seed(),
+            config.rounds(), config.duration().toSeconds(), config.rewarm().toMillis(), config.seed(),
             config.limits().serverCpus(), runtime.limitsMode(), runtime.name(), config.limits().clientCpus());
-        err.printf(Locale.ROOT, "  about %d visits; results: %s (rewritten after every visit)%n",
+        err.printf(Locale.ROOT, "  about %d visits, and the ladder's; results: %s (rewritten after every visit)%n",
             cells * config.rounds(), resultsFile);
         if (header.environment() != null && header.environment().topology() != null) {
           err.println("  topology: " + dev.fairbench.orchestrator.runtime.Topology.describe(header.environment().topology()));

@@ -121,6 +121,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           + (before.calibration() == null ? "BEFORE" : "AFTER") + " has none");
     }
     List<String> differences = differences(before, after);
+    boolean topologyDiffers = !Objects.equals(layout(before), layout(after));
     Map<String, CellResult> b = index(before);
     Map<String, CellResult> a = index(after);
     List<String> keys = new ArrayList<>(b.keySet());
@@ -135,7 +136,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     int next = 0;
     for (Draft d : drafts) {
       Double qValue = d.p == null ? null : q[next++];
-      rows.add(d.finish(qValue, alpha, minChange, !differences.isEmpty() && normalization == Normalization.NONE));
+      rows.add(d.finish(qValue, alpha, minChange, !differences.isEmpty() && normalization == Normalization.NONE,
+          topologyDiffers && normalization == Normalization.NONE));
     }
     return new Comparison(differences, normalization, alpha, minChange, rows, startupRows(before, after));
   }
@@ -201,7 +203,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   /** A row before the q-values are known. */
   private record Draft(String entry, String cell, CellKind kind, String metric, Double before, Double after,
       ShiftEstimate.Change change, Double p, boolean tooFew, String naWhy, boolean doubtful, boolean calibration) {
-    Row finish(Double q, double alpha, double minChange, boolean acrossEnvironments) {
+    Row finish(Double q, double alpha, double minChange, boolean acrossEnvironments, boolean acrossTopologies) {
       Double ratio = change == null ? null : change.ratio();
       Interval interval = change == null ? null : change.ratioInterval();
       String caveat = acrossEnvironments ? " (environments differ: see the top)" : "";
@@ -215,6 +217,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
             calibration);
       }
       boolean big = ratio != null && Math.abs(ratio - 1) >= minChange;
+      if (acrossTopologies) {
+        // One host against two: the network path and the client's machine changed, not only the code.
+        return new Row(entry, cell, kind, metric, before, after, ratio, interval, p, q, Verdict.NOT_SIGNIFICANT,
+            "not judged across two topologies without --normalize calibration", doubtful, calibration);
+      }
       boolean significant = q != null && q < alpha && big;
       String why = significant
           ? String.format(Locale.ROOT, "q = %.3g < %.2g and the change ≥ %.0f%%", q, alpha, minChange * 100)
@@ -342,8 +349,15 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     differ(out, "load settings", b.load(), a.load());
     differ(out, "method", methodShape(before), methodShape(after));
     differ(out, "host", b.hostname(), a.hostname());
+    differ(out, "topology", b.topology() == null ? "unknown" : b.topology().signature(),
+        a.topology() == null ? "unknown" : a.topology().signature());
     differ(out, "commit", b.gitCommit() + (b.gitDirty() ? " (dirty)" : ""), a.gitCommit() + (a.gitDirty() ? " (dirty)" : ""));
     return out;
+  }
+
+  /** one-host or two-hosts; what a change of code cannot explain when it differs. */
+  private static String layout(ResultsDocument d) {
+    return d.environment() == null || d.environment().topology() == null ? "one-host" : d.environment().topology().layout();
   }
 
   private static String methodShape(ResultsDocument d) {

@@ -95,7 +95,10 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           new LinkedHashMap<>(entry.versions()),
           limitsApplied(env),
           entry.limitsReadBack().isBlank() ? "not read back" : entry.limitsReadBack(),
-          seen == null ? "not observed (no cell was measured)" : describe(seen),
+          seen == null ? (env != null && env.topology() != null
+              && Environment.Topology.TWO_HOSTS.equals(env.topology().layout()) && !entry.cells().isEmpty()
+              ? "not observable remotely (the servers ran on a remote engine)" : "not observed (no cell was measured)")
+              : describe(seen),
           seen != null && seen.matches(),
           fact.production(),
           fact.departures(),
@@ -138,6 +141,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           .append(" cores, kernel ").append(environment.kernel()).append(", cgroup ").append(environment.cgroupVersion())
           .append(". Commit ").append(environment.gitCommit()).append(environment.gitDirty() ? " (with uncommitted changes)" : "")
           .append(".  \n");
+      if (environment.topology() != null) {
+        md.append("Topology: ").append(environment.topology().describe()).append(".  \n");
+      }
       if (environment.orchestratorPlacement() != null && !environment.orchestratorPlacement().isEmpty()) {
         md.append("Orchestrator while measuring: ").append(environment.orchestratorPlacement()).append(".  \n");
       }

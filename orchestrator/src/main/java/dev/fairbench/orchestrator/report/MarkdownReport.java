@@ -278,6 +278,9 @@ public final class MarkdownReport {
     if (env.orchestratorPlacement() != null && !env.orchestratorPlacement().isEmpty()) {
       rows.add(List.of("Orchestrator", env.orchestratorPlacement()));
     }
+    if (env.topology() != null) {
+      rows.add(List.of("Topology", env.topology().describe()));
+    }
     rows.add(List.of("Commit", env.gitCommit() + (env.gitDirty() ? " (with uncommitted changes)" : "")));
     rows.add(List.of("Java", env.javaVersion()));
     for (EntryResult entry : document.entries()) {

@@ -59,6 +59,21 @@ public record Environment(
      * What must be equal for two runs to be compared as the same setup: the layout and each
      * host's role, CPU model, cores, kernel and cgroup version (not the measured link figures).
      */
+    /** One line for reports: the layout, the server host, and the network path's round trip and throughput. */
+    public String describe() {
+      StringBuilder out = new StringBuilder(layout);
+      for (Host host : hosts) {
+        out.append("; ").append(host.roles()).append(" on ").append(host.name()).append(" (").append(host.cpuModel())
+            .append(", ").append(host.cores()).append(" cores")
+            .append(host.engine() == null || host.engine().equals("none") ? "" : ", " + host.engine()).append(')');
+      }
+      if (network != null && network.rttSamples() > 0) {
+        out.append(String.format(java.util.Locale.ROOT, "; path to %s: RTT p50 %.0f µs, p99 %.0f µs, one stream %.2f GB/s",
+            network.to(), network.rttP50Micros(), network.rttP99Micros(), network.throughputBytesPerSecond() / 1e9));
+      }
+      return out.toString();
+    }
+
     public String signature() {
       StringBuilder out = new StringBuilder(layout);
       for (Host host : hosts) {

@@ -404,6 +404,9 @@ public final class HtmlReport {
     if (env.orchestratorPlacement() != null && !env.orchestratorPlacement().isBlank()) {
       dd(h, "Orchestrator", env.orchestratorPlacement());
     }
+    if (env.topology() != null) {
+      dd(h, "Topology", env.topology().describe());
+    }
     dd(h, "Runtime", env.runtime());
     dd(h, "Java (orchestrator)", env.javaVersion());
     dd(h, "Commit", env.gitCommit() + (env.gitDirty() ? " (with uncommitted changes)" : ""));

@@ -1,0 +1,77 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.TestEntries;
+import dev.fairbench.orchestrator.cli.ExitCodes;
+import dev.fairbench.orchestrator.cli.FairbenchCommand;
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** A baseline and a framework on it (src/test/resources/ladder): ladder cells in the same rounds, at one rate. */
+class LadderPipelineTest {
+  @TempDir static Path output;
+  static int exitCode;
+  static String stderr;
+  static Map<String, EntryResult> entries;
+
+  @BeforeAll
+  static void runTheLadder() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = FairbenchCommand.newCommandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    Path ladder = TestEntries.impls().getParent().resolve("ladder");
+    exitCode = cli.execute("run", "--runtime", "native", "--impls", ladder.toString(), "--endpoints", "json",
+        "--warmup", "1s", "--rewarm", "0", "--rounds", "2", "--duration", "1s", "--no-calibration", "--startups", "1",
+        "--connections", "8", "--output", output.resolve("run").toString());
+    stderr = err.toString();
+    ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
+    entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
+  }
+
+  @Test
+  void theBaselineAndItsFrameworkGetLadderCellsAtOneRate() {
+    assertThat(exitCode).as(stderr).isEqualTo(ExitCodes.OK);
+    EntryResult bare = entries.get("tiny-bare");
+    EntryResult framework = entries.get("tiny-framework");
+    assertThat(bare.role()).isEqualTo(Role.BASELINE);
+    assertThat(framework.standsOn()).isEqualTo("tiny-bare");
+    CellResult floor = ladder(bare);
+    CellResult rung = ladder(framework);
+    assertThat(floor.status()).as(floor.reason()).isEqualTo(CellStatus.MEASURED);
+    assertThat(rung.status()).as(rung.reason()).isEqualTo(CellStatus.MEASURED);
+    assertThat(floor.countedRuns()).hasSize(2);
+    assertThat(floor.countedRuns().getFirst().rate().targetRate())
+        .isEqualTo(rung.countedRuns().getFirst().rate().targetRate());
+  }
+
+  @Test
+  void theReportsHaveTheLadder() throws Exception {
+    assertThat(Files.readString(output.resolve("run/report.md"))).contains("## The ladder: runtime floor and framework overhead")
+        .contains("| tiny-bare | json | tiny-framework |");
+    assertThat(Files.readString(output.resolve("run/report.html"))).contains("<section id=\"ladder\">");
+  }
+
+  private static CellResult ladder(EntryResult entry) {
+    return entry.cells().stream().filter(c -> c.kind() == CellKind.LADDER).findFirst().orElseThrow(
+        () -> new AssertionError(entry.id() + " has no ladder cell: " + stderr));
+  }
+}

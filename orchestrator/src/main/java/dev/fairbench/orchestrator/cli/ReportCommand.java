@@ -18,11 +18,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Render a results.json as a Markdown report, and optionally as HTML and a fairness review.",
     description = {
-      "Req/s per endpoint per entry (as in seed 000), then per cell: spread, µs/request,",
-      "server CPU-µs/request, p50/p99, peak RSS, wrk CPU, observed workers and flags; entries not",
-      "measured with their reason; conformance verdicts; the environment and limits.",
-      "The fairness review's production-mode facts and departures from idiom come from the",
-      "entries' manifests under impls/ (their [fairness] tables) as they are now.",
+      "The trust line, req/s per endpoint per entry (as in seed 000) with each median's 95% interval, the",
+      "calibration and baseline rows, ratios to the calibration, CPU per request, the constant-rate and",
+      "ladder tables, start times and memory, per cell details, the rounds, what was not measured,",
+      "conformance and the environment (docs/REPORTS.md). The fairness review's facts come from the",
+      "results file, as the run recorded them.",
+      "--rederive recomputes every statistic and flag from the recorded runs with this fairbench's",
+      "statistics and writes them back to RESULTS.json first (the runs themselves are not changed).",
       "Exit 0 on success, 2 when the file is missing or is not a fairbench results file."
     })
 public final class ReportCommand implements Callable<Integer> {
@@ -43,9 +45,18 @@ public final class ReportCommand implements Callable<Integer> {
           + "mode, departures from idiom, conformance WARNs, run-quality warnings.")
   Path fairness;
 
+  @Option(names = "--rederive", description = "Recompute the statistics and flags from the recorded runs, "
+      + "write them back to RESULTS.json, then render.")
+  boolean rederive;
+
   @Override
   public Integer call() throws IOException {
     ResultsDocument document = ResultsFiles.read(results);
+    if (rederive) {
+      document = dev.fairbench.orchestrator.pipeline.Derivation.derive(document);
+      dev.fairbench.orchestrator.results.ResultsJson.write(document, results);
+      spec.commandLine().getErr().println("Re-derived: " + results);
+    }
     String markdown = MarkdownReport.render(document);
     if (output == null) {
       spec.commandLine().getOut().print(markdown);

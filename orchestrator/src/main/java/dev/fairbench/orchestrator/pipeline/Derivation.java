@@ -37,16 +37,28 @@ public final class Derivation {
         config.limits().memoryBytes(), config.connections() * Math.max(1, config.pipeline()));
   }
 
+  /** From the settings the document itself records (what `report --rederive` uses). */
+  public static ResultsDocument derive(ResultsDocument document) {
+    var env = document.environment();
+    int depth = document.method() == null ? 1 : Math.max(1, document.method().pipeline());
+    return derive(document, env.load().threads(), CpuSet.count(env.limits().serverCpus()), env.limits().memoryBytes(),
+        env.load().connections() * depth);
+  }
+
   /**
    * @param concurrency connections × pipeline depth: the requests in flight of a throughput cell
    */
   public static ResultsDocument derive(ResultsDocument document, int clientThreads, int serverCpus, long memoryBytes,
       int concurrency) {
+    // The rounds are blocks: every cell is visited once per round, so a round the whole machine was slow
+    // in (its CPU drifts over minutes on these VMs) shows in every cell at once. Each round's effect is
+    // estimated from all throughput cells and taken out of every run before a cell's median and interval.
+    Blocks blocks = blocks(document);
     // First the calibration, since every other cell is shown against it.
     Calibration calibration = null;
     List<EntryResult> first = new ArrayList<>();
     for (EntryResult entry : document.entries()) {
-      first.add(entry.withCells(entry.cells().stream().map(c -> withStats(c, serverCpus, concurrency, null)).toList()));
+      first.add(entry.withCells(entry.cells().stream().map(c -> withStats(c, serverCpus, concurrency, null, blocks)).toList()));
     }
     Optional<EntryResult> nginx = first.stream().filter(EntryResult::calibration).findFirst();
     if (nginx.isPresent()) {
@@ -71,25 +83,32 @@ public final class Derivation {
           entry.calibration() ? 0 : ceiling, !entry.acceptedFailures().isEmpty());
       final Calibration cal = entry.calibration() ? null : calibration;
       entries.add(entry.withCells(entry.cells().stream().map(c -> {
-        CellResult derived = withStats(c, serverCpus, concurrency, cal);
+        CellResult derived = withStats(c, serverCpus, concurrency, cal, blocks);
         return new CellResult(derived.endpoint(), derived.kind(), derived.rate(), derived.status(), derived.reason(),
             derived.runs(), derived.stats(), derived.workers(), Quality.flags(derived, context));
       }).toList()));
     }
-    List<RoundRecord> rounds = roundEffects(document.rounds(), entries);
+    List<RoundRecord> rounds = withFactors(document.rounds(), blocks);
     return new ResultsDocument(document.schemaVersion(), document.methodVersion(), document.environment(),
         document.method(), rounds, calibration, document.breaks(), entries);
   }
 
   static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration) {
+    return withStats(cell, serverCpus, concurrency, calibration, Blocks.NONE);
+  }
+
+  static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration, Blocks blocks) {
     List<RunRecord> runs = cell.countedRuns();
     if (runs.isEmpty()) {
       return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), null,
           cell.workers(), List.of());
     }
-    List<Double> rps = runs.stream().map(RunRecord::requestsPerSecond).toList();
+    boolean throughput = cell.kind() == CellKind.THROUGHPUT;
+    List<Double> rawRps = runs.stream().map(RunRecord::requestsPerSecond).toList();
+    List<Double> rps = throughput ? runs.stream().map(r -> r.requestsPerSecond() / blocks.rps(r.round())).toList() : rawRps;
     List<Double> cpuPerRequest = runs.stream()
-        .map(r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests())).filter(v -> !v.isNaN()).toList();
+        .map(r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests()) / blocks.cpu(r.round()))
+        .filter(v -> !v.isNaN()).toList();
     double median = Statistics.median(rps);
     double cpuMedian = cpuPerRequest.isEmpty() ? Double.NaN : Statistics.median(cpuPerRequest);
     Interval rpsInterval = MedianInterval.of(rps, Quality.THRESHOLDS.confidence()).orElse(null);
@@ -118,7 +137,7 @@ public final class Derivation {
       errors = scheduled - rate.ok();
       requests = scheduled;
     }
-    CellStats stats = new CellStats(runs.size(), median, Statistics.min(rps), Statistics.max(rps), rpsInterval,
+    CellStats stats = new CellStats(runs.size(), median, Statistics.min(rawRps), Statistics.max(rawRps), rpsInterval,
         Statistics.coefficientOfVariation(rps), Statistics.microsPerRequest(median), cpuMedian, cpuInterval,
         Math.round(median(runs.stream().map(r -> (double) r.latencyMicros().p50()).toList())),
         Math.round(median(runs.stream().map(r -> (double) r.latencyMicros().p99()).toList())),
@@ -131,38 +150,69 @@ public final class Derivation {
   }
 
   /**
-   * Each round's effect on the log scale: a median polish of the cells × rounds table of log req/s
-   * (throughput cells, counted runs). A round the whole machine was slow in shows as a negative
-   * effect on every cell at once; the effect is recorded, never silently subtracted.
+   * Each round's multiplicative effect, for req/s and for CPU-µs/request: Tukey's median polish of the
+   * cells × rounds table of logs over every throughput cell's counted runs (robust to a single bad
+   * cell). {@link #NONE} with fewer than 2 rounds or 3 cells.
    */
-  static List<RoundRecord> roundEffects(List<RoundRecord> rounds, List<EntryResult> entries) {
-    if (rounds.isEmpty()) {
-      return rounds;
+  record Blocks(double[] rpsLog, double[] cpuLog) {
+    static final Blocks NONE = new Blocks(new double[0], new double[0]);
+
+    double rps(int round) {
+      return factor(rpsLog, round);
     }
-    int maxRound = rounds.stream().mapToInt(RoundRecord::index).max().orElse(0);
-    List<double[]> rows = new ArrayList<>();
-    for (EntryResult entry : entries) {
+
+    double cpu(int round) {
+      return factor(cpuLog, round);
+    }
+
+    private static double factor(double[] effects, int round) {
+      return round >= 1 && round <= effects.length && Double.isFinite(effects[round - 1]) ? Math.exp(effects[round - 1]) : 1;
+    }
+  }
+
+  static Blocks blocks(ResultsDocument document) {
+    int maxRound = document.entries().stream().flatMap(e -> e.cells().stream()).flatMap(c -> c.countedRuns().stream())
+        .mapToInt(RunRecord::round).max().orElse(0);
+    if (maxRound < 2) {
+      return Blocks.NONE;
+    }
+    List<double[]> rps = new ArrayList<>();
+    List<double[]> cpu = new ArrayList<>();
+    for (EntryResult entry : document.entries()) {
       for (CellResult cell : entry.cells()) {
         if (cell.kind() != CellKind.THROUGHPUT) {
           continue;
         }
-        double[] row = new double[maxRound];
-        java.util.Arrays.fill(row, Double.NaN);
+        double[] r = new double[maxRound];
+        double[] c = new double[maxRound];
+        java.util.Arrays.fill(r, Double.NaN);
+        java.util.Arrays.fill(c, Double.NaN);
         for (RunRecord run : cell.countedRuns()) {
           if (run.round() >= 1 && run.round() <= maxRound && run.requestsPerSecond() > 0) {
-            row[run.round() - 1] = Math.log(run.requestsPerSecond());
+            r[run.round() - 1] = Math.log(run.requestsPerSecond());
+            double perRequest = Statistics.cpuMicrosPerRequest(run.serverCpuSeconds(), run.requests());
+            if (perRequest > 0 && Double.isFinite(perRequest)) {
+              c[run.round() - 1] = Math.log(perRequest);
+            }
           }
         }
-        rows.add(row);
+        rps.add(r);
+        cpu.add(c);
       }
     }
-    if (rows.isEmpty() || maxRound < 2) {
-      return rounds;
+    if (rps.size() < 3) {
+      return Blocks.NONE;
     }
-    RoundBlocks.Result polish = RoundBlocks.medianPolish(rows.toArray(new double[0][]));
+    return new Blocks(RoundBlocks.medianPolish(rps.toArray(new double[0][])).roundEffects(),
+        RoundBlocks.medianPolish(cpu.toArray(new double[0][])).roundEffects());
+  }
+
+  /** The rounds with their req/s effect on the log scale (0 = typical; -0.05 ≈ every cell 5% slower). */
+  static List<RoundRecord> withFactors(List<RoundRecord> rounds, Blocks blocks) {
     List<RoundRecord> out = new ArrayList<>();
     for (RoundRecord round : rounds) {
-      double effect = round.index() >= 1 && round.index() <= maxRound ? polish.roundEffects()[round.index() - 1] : 0;
+      int i = round.index() - 1;
+      double effect = i >= 0 && i < blocks.rpsLog().length && Double.isFinite(blocks.rpsLog()[i]) ? blocks.rpsLog()[i] : 0;
       out.add(new RoundRecord(round.index(), round.started(), round.order(), round.probe(), effect));
     }
     return out;

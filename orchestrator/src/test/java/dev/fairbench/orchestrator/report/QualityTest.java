@@ -117,6 +117,21 @@ class QualityTest {
   }
 
   @Test
+  void aRoundTheWholeMachineWasSlowInIsTakenOutOfEveryCell() {
+    // Four cells, nine rounds, every cell 20% slower in round 5 and otherwise within 0.5%.
+    java.util.function.IntFunction<List<RunRecord>> runs = base -> IntStream.range(0, 9)
+        .mapToObj(i -> run(i + 1, base * (i == 4 ? 0.8 : 1 + 0.005 * ((i * 7) % 3 - 1)), 0.5, 0.99, 0)).toList();
+    var doc = ResultsFixtures.derived(document(9, List.of(
+        measured("a", "A", List.of(cell("json", runs.apply(10_000)), cell("plaintext", runs.apply(12_000))), null),
+        measured("b", "B", List.of(cell("json", runs.apply(5_000)), cell("plaintext", runs.apply(6_000))), null))));
+    CellResult c = doc.entries().getFirst().cells().getFirst();
+    assertThat(c.stats().minRequestsPerSecond()).as("the raw runs are kept").isEqualTo(8_000);
+    assertThat(c.stats().requestsPerSecondInterval().halfWidthShareOf(c.stats().medianRequestsPerSecond()))
+        .as("the interval of the round-adjusted runs").isLessThan(0.01);
+    assertThat(doc.rounds().get(4).factor()).isCloseTo(Math.log(0.8), org.assertj.core.data.Offset.offset(0.01));
+  }
+
+  @Test
   void aCellThatWasNotMeasuredSaysWhy() {
     CellResult failed = new CellResult("json", CellKind.THROUGHPUT, "", CellStatus.FAILED, "correctness check: got 500",
         List.of(), null, null, List.of());

@@ -431,14 +431,16 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return md.toString();
   }
 
-  static String number(Double value) {
+  /** A figure as the tables print it: thousands separated from 100 on, three significant digits below. */
+  public static String number(Double value) {
     if (value == null) {
       return "—";
     }
     return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.3g", value);
   }
 
-  static String change(Row r) {
+  /** "+4.2% [+1.0%, +7.5%]", or "[no CI]" without an interval. */
+  public static String change(Row r) {
     if (r.ratio() == null) {
       return "—";
     }

@@ -40,9 +40,9 @@ public final class CompareHtml {
       h.append("<tr class=\"").append(r.verdict().name()).append("\"><td>").append(Html.esc(r.entry()))
           .append(r.calibration() ? " (calibration)" : "").append("</td><td>").append(Html.esc(r.cell()))
           .append(r.kind() == CellKind.RATE ? " (rate)" : "").append("</td><td>").append(Html.esc(r.metric()))
-          .append("</td><td class=\"num\">").append(Html.esc(number(r.before())))
-          .append("</td><td class=\"num\">").append(Html.esc(number(r.after())))
-          .append("</td><td class=\"num\">").append(Html.esc(change(r)))
+          .append("</td><td class=\"num\">").append(Html.esc(Comparison.number(r.before())))
+          .append("</td><td class=\"num\">").append(Html.esc(Comparison.number(r.after())))
+          .append("</td><td class=\"num\">").append(Html.esc(Comparison.change(r)))
           .append("</td><td class=\"num\">").append(r.pValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.pValue()))
           .append("</td><td class=\"num\">").append(r.qValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.qValue()))
           .append("</td><td class=\"verdict\">").append(Html.esc(r.verdict().label()))
@@ -57,8 +57,8 @@ public final class CompareHtml {
           .append("</tr></thead><tbody>\n");
       for (Comparison.StartupRow r : comparison.startup()) {
         h.append("<tr><td>").append(Html.esc(r.entry())).append("</td><td>").append(Html.esc(r.metric() + " (" + r.unit() + ")"))
-            .append("</td><td class=\"num\">").append(Html.esc(number(r.before())))
-            .append("</td><td class=\"num\">").append(Html.esc(number(r.after())))
+            .append("</td><td class=\"num\">").append(Html.esc(Comparison.number(r.before())))
+            .append("</td><td class=\"num\">").append(Html.esc(Comparison.number(r.after())))
             .append("</td><td class=\"num\">")
             .append(r.deltaPercent() == null ? "—" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent()))
             .append("</td></tr>\n");
@@ -66,21 +66,5 @@ public final class CompareHtml {
       h.append("</tbody></table>\n");
     }
     return h.append("</body></html>\n").toString();
-  }
-
-  private static String number(Double value) {
-    if (value == null) {
-      return "—";
-    }
-    return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.3g", value);
-  }
-
-  private static String change(Comparison.Row r) {
-    if (r.ratio() == null) {
-      return "—";
-    }
-    String main = String.format(Locale.ROOT, "%+.1f%%", (r.ratio() - 1) * 100);
-    return r.interval() == null ? main + " [no CI]" : main + String.format(Locale.ROOT, " [%+.1f%%, %+.1f%%]",
-        (r.interval().low() - 1) * 100, (r.interval().high() - 1) * 100);
   }
 }

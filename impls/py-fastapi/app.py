@@ -8,6 +8,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
+from handicap import Handicap, iterations_from_env
+
 MAX_BODY_SIZE = 1024 * 1024
 TOO_LARGE = "request body is larger than 1 MiB"
 
@@ -91,6 +93,8 @@ class ValidationResult(BaseModel):
 
 
 app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+if _handicap := iterations_from_env():
+    app.add_middleware(Handicap, iterations=_handicap)
 
 
 @app.exception_handler(HTTPException)

@@ -248,6 +248,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       return new Draft(entry, cellName, kind, "", measuredBefore ? before.stats().medianRequestsPerSecond() : null,
           measuredAfter ? after.stats().medianRequestsPerSecond() : null, null, null, false, why, true, calibration);
     }
+    if (kind == CellKind.LADDER) {
+      return ladderDraft(entry, cellName, before, after, beforeDoc, afterDoc, calibration);
+    }
     boolean cpu = kind.constantRate() || before.flags().contains(Flag.CLIENT_BOUND) || after.flags().contains(Flag.CLIENT_BOUND);
     Function<RunRecord, Double> metric = cpu
         ? r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests())
@@ -276,6 +279,58 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     boolean tooFew = MannWhitney.smallestPossiblePValue(b.size(), a.size()) >= DEFAULT_ALPHA;
     return new Draft(entry, cellName, kind, metricName, Statistics.median(b), Statistics.median(a), change,
         tooFew ? null : p, tooFew, null, doubtful, calibration);
+  }
+
+  /**
+   * A ladder cell is compared by its own figure, the overhead over its baseline: CPU-µs/request ÷ the
+   * baseline's at the same rate in the same round. Its absolute CPU-µs/request is not comparable
+   * between runs: the shared rate is a share of the slowest rung's maximum measured in each run, and
+   * the cost of a request depends on the rate. Within a run the ratio needs no normalising; the
+   * baseline's own ladder cell is the denominator, not a figure of its own.
+   */
+  private static Draft ladderDraft(String entry, String cellName, CellResult before, CellResult after,
+      ResultsDocument beforeDoc, ResultsDocument afterDoc, boolean calibration) {
+    String metric = "CPU-µs/req ÷ baseline";
+    Optional<EntryResult> framework = beforeDoc.entries().stream().filter(e -> e.id().equals(entry)).findFirst();
+    if (framework.isEmpty() || framework.get().standsOn().isEmpty()) {
+      return new Draft(entry, cellName, CellKind.LADDER, metric, null, null, null, null, false,
+          "the ladder's baseline: the floor its frameworks are divided by (its own change shows in its throughput cells)",
+          false, calibration);
+    }
+    String baseline = framework.get().standsOn();
+    List<Double> b = overheads(before, beforeDoc, baseline);
+    List<Double> a = overheads(after, afterDoc, baseline);
+    boolean doubtful = !Quality.trustworthy(before) || !Quality.trustworthy(after);
+    if (b.isEmpty() || a.isEmpty()) {
+      return new Draft(entry, cellName, CellKind.LADDER, metric, null, null, null, null, false,
+          "no round has both this rung and its baseline " + baseline + " on a side", doubtful, calibration);
+    }
+    ShiftEstimate.Change change = ShiftEstimate.ratioOfMedians(b, a, 0.95)
+        .orElse(new ShiftEstimate.Change(Statistics.median(a) / Statistics.median(b), null));
+    boolean tooFew = MannWhitney.smallestPossiblePValue(b.size(), a.size()) >= DEFAULT_ALPHA;
+    return new Draft(entry, cellName, CellKind.LADDER, metric, Statistics.median(b), Statistics.median(a), change,
+        tooFew ? null : MannWhitney.test(b, a).pValue(), tooFew, null, doubtful, calibration);
+  }
+
+  /** Per round: the rung's CPU-µs/request ÷ its baseline's ladder cell of the same endpoint in that round. */
+  private static List<Double> overheads(CellResult rung, ResultsDocument document, String baseline) {
+    Function<RunRecord, Double> cpu = r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests());
+    Optional<CellResult> floor = document.entries().stream().filter(e -> e.id().equals(baseline))
+        .flatMap(e -> e.cells().stream()).filter(c -> c.kind() == CellKind.LADDER && c.endpoint().equals(rung.endpoint()))
+        .findFirst();
+    List<Double> values = new ArrayList<>();
+    if (floor.isEmpty()) {
+      return values;
+    }
+    for (RunRecord run : rung.countedRuns()) {
+      double value = cpu.apply(run);
+      Optional<Double> base = floor.get().countedRuns().stream().filter(r -> r.round() == run.round()).map(cpu)
+          .filter(v -> v > 0 && Double.isFinite(v)).findFirst();
+      if (value > 0 && Double.isFinite(value) && base.isPresent()) {
+        values.add(value / base.get());
+      }
+    }
+    return values;
   }
 
   /** The counted runs' values, each divided by the calibration's run of the same round when normalising. */

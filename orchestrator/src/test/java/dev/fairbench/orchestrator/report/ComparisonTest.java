@@ -5,6 +5,9 @@ import static dev.fairbench.orchestrator.report.ResultsFixtures.conformance;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.derived;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.document;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.entry;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.ladderCell;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.ladderRun;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.rung;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.measured;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -151,5 +154,42 @@ class ComparisonTest {
         Comparison.Normalization.CALIBRATION);
     assertThat(normalised.rows()).filteredOn(r -> r.entry().equals("entry-5"))
         .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT));
+  }
+
+  /**
+   * A framework on its baseline, both at a shared rate: the rate and with it every rung's CPU-µs/request
+   * differ between runs ({@code costAtThisRate}), the framework's overhead over its baseline does not
+   * unless {@code overhead} says so. ~2% noise per run.
+   */
+  private static ResultsDocument ladder(long seed, double rate, double costAtThisRate, double overhead) {
+    Random random = new Random(seed);
+    List<RunRecord> base = new ArrayList<>();
+    List<RunRecord> framework = new ArrayList<>();
+    for (int round = 1; round <= 9; round++) {
+      double baseCost = 20 * costAtThisRate * Math.exp(0.02 * random.nextGaussian());
+      base.add(ladderRun(round, rate, baseCost));
+      framework.add(ladderRun(round, rate, baseCost * 1.5 * overhead * Math.exp(0.02 * random.nextGaussian())));
+    }
+    return derived(document(9, List.of(rung("bare", Role.BASELINE, "", List.of(ladderCell("json", base))),
+        rung("framework", Role.ENTRY, "bare", List.of(ladderCell("json", framework))))));
+  }
+
+  @Test
+  void aLadderCellIsComparedByItsOverheadOverItsBaselineNotByItsCostAtARateThatMoved() {
+    // The second run's shared rate came out lower, and at a lower rate every request costs 20% more CPU.
+    Comparison same = Comparison.of(ladder(1, 20_000, 1.0, 1.0), ladder(2, 16_000, 1.2, 1.0));
+    assertThat(same.rows()).filteredOn(r -> r.entry().equals("framework")).singleElement().satisfies(r -> {
+      assertThat(r.metric()).isEqualTo("CPU-µs/req ÷ baseline");
+      assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT);
+      assertThat(r.before()).isCloseTo(1.5, org.assertj.core.api.Assertions.within(0.05));
+    });
+    assertThat(same.rows()).filteredOn(r -> r.entry().equals("bare")).singleElement()
+        .satisfies(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NA));
+
+    Comparison heavier = Comparison.of(ladder(1, 20_000, 1.0, 1.0), ladder(2, 16_000, 1.2, 1.1));
+    assertThat(heavier.rows()).filteredOn(r -> r.entry().equals("framework")).singleElement().satisfies(r -> {
+      assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT);
+      assertThat(r.deltaPercent()).isBetween(6.0, 14.0);
+    });
   }
 }

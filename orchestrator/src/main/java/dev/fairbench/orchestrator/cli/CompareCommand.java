@@ -5,6 +5,7 @@ import dev.fairbench.orchestrator.report.html.CompareHtml;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +29,10 @@ import picocli.CommandLine.Spec;
           + "same round, which is how two machines or two days are compared; without it, a comparison across "
           + "different environments says so at the top and in every verdict. Files of two method versions are refused.",
       "",
+      "With --entries BEFORE,AFTER and one results file: two entries of the same run, cell by cell (an entry and "
+          + "a changed copy of it, both folders under --impls). They were measured in the same rounds, so the "
+          + "shifts between runs hours apart do not enter: this is how a change to one entry is best measured.",
+      "",
       "Markdown goes to stdout (or --output), HTML to --html. Exit 0 on success, 2 when a file is missing, is not "
           + "a fairbench results file, or the two cannot be compared."
     })
@@ -37,8 +42,13 @@ public final class CompareCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "BEFORE.json", description = "Results of the run before the change.")
   Path before;
 
-  @Parameters(index = "1", paramLabel = "AFTER.json", description = "Results of the run after the change.")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "AFTER.json",
+      description = "Results of the run after the change (not with --entries).")
   Path after;
+
+  @Option(names = "--entries", paramLabel = "BEFORE,AFTER", split = ",",
+      description = "Compare two entries (ENTRY[:VARIANT]) of the one results file given.")
+  List<String> entries;
 
   @Option(names = "--output", paramLabel = "FILE", description = "Write the Markdown comparison to FILE instead of stdout.")
   Path output;
@@ -60,8 +70,16 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (entries != null && (entries.size() != 2 || after != null)) {
+      throw new UsageException(entries.size() != 2
+          ? "--entries takes two entries, BEFORE,AFTER; got " + String.join(",", entries)
+          : "--entries compares two entries of ONE results file; give only " + before);
+    }
+    if (entries == null && after == null) {
+      throw new UsageException("give two results files (BEFORE.json AFTER.json), or one with --entries BEFORE,AFTER");
+    }
     ResultsDocument b = ResultsFiles.read(before);
-    ResultsDocument a = ResultsFiles.read(after);
+    ResultsDocument a = entries == null ? ResultsFiles.read(after) : b;
     if (!(minChangePercent >= 0 && minChangePercent < 100)) {
       throw new UsageException("--min-change must be a percentage from 0 to 100, got " + minChangePercent);
     }
@@ -70,7 +88,10 @@ public final class CompareCommand implements Callable<Integer> {
     }
     Comparison comparison;
     try {
-      comparison = Comparison.of(b, a, minChangePercent / 100, alpha, Comparison.Normalization.parse(normalize));
+      comparison = entries != null
+          ? Comparison.withinRun(b, entries.get(0), entries.get(1), minChangePercent / 100, alpha,
+              Comparison.Normalization.parse(normalize))
+          : Comparison.of(b, a, minChangePercent / 100, alpha, Comparison.Normalization.parse(normalize));
     } catch (IllegalArgumentException | Comparison.IncomparableException e) {
       throw new UsageException(e.getMessage());
     }
@@ -83,7 +104,9 @@ public final class CompareCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("Comparison: " + output);
     }
     if (html != null) {
-      ResultsFiles.write(html, CompareHtml.render(comparison, before.toString(), after.toString()));
+      ResultsFiles.write(html, CompareHtml.render(comparison,
+          entries == null ? before.toString() : before + ": " + entries.get(0),
+          entries == null ? after.toString() : before + ": " + entries.get(1)));
       spec.commandLine().getErr().println("HTML: " + html);
     }
     return ExitCodes.OK;

@@ -36,7 +36,7 @@ import java.util.function.Function;
  * two machines or two days are compared. Documents of two method versions are refused.
  */
 public record Comparison(List<String> environmentDifferences, Normalization normalization, double alpha,
-    double minChange, List<Row> rows, List<StartupRow> startup) {
+    double minChange, List<Row> rows, List<StartupRow> startup, boolean withinOneRun) {
 
   public static final double DEFAULT_MIN_CHANGE = 0.05;
   public static final double DEFAULT_ALPHA = 0.05;
@@ -110,8 +110,45 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return of(before, after, DEFAULT_MIN_CHANGE, DEFAULT_ALPHA, Normalization.NONE);
   }
 
+  /**
+   * Two entries of one run, {@code before} against {@code after} (say, an entry and a changed copy of
+   * it measured side by side): their cells of the same name, each row named "BEFORE → AFTER". Both were
+   * measured in the same rounds on the same machine, so none of the shifts between runs hours apart
+   * (docs/ORCHESTRATOR.md, "A/A pairs") enters the comparison: only the spread within the run.
+   */
+  public static Comparison withinRun(ResultsDocument document, String before, String after, double minChange,
+      double alpha, Normalization normalization) {
+    if (before.equals(after)) {
+      throw new IncomparableException("--entries names " + before + " twice; give two different entries of the run");
+    }
+    List<String> ids = document.entries().stream().map(EntryResult::id).toList();
+    for (String id : List.of(before, after)) {
+      if (!ids.contains(id)) {
+        throw new IncomparableException("no entry " + id + " in the results (entries: " + String.join(", ", ids) + ")");
+      }
+    }
+    String shown = before + " → " + after;
+    Comparison c = of(renamed(document, before, after, shown), renamed(document, after, before, shown), minChange, alpha,
+        normalization, shown::equals);
+    return new Comparison(c.environmentDifferences(), c.normalization(), c.alpha(), c.minChange(), c.rows(), c.startup(),
+        true);
+  }
+
+  /** The document with {@code keep} shown as {@code shown} and {@code drop} left out. */
+  private static ResultsDocument renamed(ResultsDocument document, String keep, String drop, String shown) {
+    List<EntryResult> entries = document.entries().stream().filter(e -> !e.id().equals(drop))
+        .map(e -> e.id().equals(keep) ? e.withId(shown) : e).toList();
+    return new ResultsDocument(document.schemaVersion(), document.methodVersion(), document.environment(),
+        document.method(), document.rounds(), document.calibration(), document.breaks(), entries);
+  }
+
   public static Comparison of(ResultsDocument before, ResultsDocument after, double minChange, double alpha,
       Normalization normalization) {
+    return of(before, after, minChange, alpha, normalization, entry -> true);
+  }
+
+  private static Comparison of(ResultsDocument before, ResultsDocument after, double minChange, double alpha,
+      Normalization normalization, java.util.function.Predicate<String> judged) {
     if (!Objects.equals(before.methodVersion(), after.methodVersion())) {
       throw new IncomparableException("the two files were made by different methods (" + name(before.methodVersion())
           + " and " + name(after.methodVersion()) + "): their figures are not comparable; re-measure one side");
@@ -128,7 +165,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     a.keySet().stream().filter(k -> !b.containsKey(k)).forEach(keys::add);
     List<Draft> drafts = new ArrayList<>();
     for (String key : keys) {
-      drafts.add(draft(key, b.get(key), a.get(key), before, after, normalization));
+      if (judged.test(key.split("\u0000")[0])) {
+        drafts.add(draft(key, b.get(key), a.get(key), before, after, normalization));
+      }
     }
     double[] p = drafts.stream().filter(d -> d.p != null).mapToDouble(d -> d.p).toArray();
     double[] q = FalseDiscovery.benjaminiHochbergQValues(p);
@@ -139,7 +178,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       rows.add(d.finish(qValue, alpha, minChange, !differences.isEmpty() && normalization == Normalization.NONE,
           topologyDiffers && normalization == Normalization.NONE));
     }
-    return new Comparison(differences, normalization, alpha, minChange, rows, startupRows(before, after));
+    return new Comparison(differences, normalization, alpha, minChange, rows, startupRows(before, after), false);
   }
 
   /**
@@ -445,7 +484,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   public String toMarkdown() {
     StringBuilder md = new StringBuilder("# Before / after\n\n");
     if (environmentDifferences.isEmpty()) {
-      md.append("Both runs were made in the same environment (machine, kernel, runtime, limits, load, method).\n\n");
+      md.append(withinOneRun
+          ? "Two entries of one run, measured in the same rounds: each row is BEFORE → AFTER.\n\n"
+          : "Both runs were made in the same environment (machine, kernel, runtime, limits, load, method).\n\n");
     } else {
       md.append(normalization == Normalization.CALIBRATION
           ? "**The environments differ** (below); figures are normalised by each run's calibration server, which is "

@@ -69,6 +69,12 @@ public record EntryResult(
         conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup);
   }
 
+  /** The same entry under another id (a within-run comparison shows two entries as one row). */
+  public EntryResult withId(String newId) {
+    return new EntryResult(newId, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup);
+  }
+
   public EntryResult withStartup(StartupFigures newStartup) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
         conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup);

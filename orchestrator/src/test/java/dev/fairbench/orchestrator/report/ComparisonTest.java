@@ -192,4 +192,28 @@ class ComparisonTest {
       assertThat(r.deltaPercent()).isBetween(6.0, 14.0);
     });
   }
+
+  @Test
+  void twoEntriesOfOneRunAreComparedCellByCellAsBeforeAndAfter() {
+    List<EntryResult> entries = new ArrayList<>(session(1, "entry-4", 0.9, 9).entries());
+    ResultsDocument run = derived(document(9, entries));
+    Comparison c = Comparison.withinRun(run, "entry-3", "entry-4", 0.05, 0.05, Comparison.Normalization.NONE);
+    assertThat(c.rows()).hasSize(2).allSatisfy(r -> {
+      assertThat(r.entry()).isEqualTo("entry-3 → entry-4");
+      assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT);
+      assertThat(r.deltaPercent()).isBetween(-13.0, -7.0);
+    });
+    assertThat(c.toMarkdown()).contains("Two entries of one run");
+    assertThat(Comparison.withinRun(run, "entry-1", "entry-2", 0.05, 0.05, Comparison.Normalization.NONE).rows())
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
+  }
+
+  @Test
+  void aWithinRunComparisonOfAnUnknownOrTheSameEntryIsRefused() {
+    ResultsDocument run = session(1, "", 1, 9);
+    assertThatThrownBy(() -> Comparison.withinRun(run, "entry-1", "nope", 0.05, 0.05, Comparison.Normalization.NONE))
+        .isInstanceOf(Comparison.IncomparableException.class).hasMessageContaining("no entry nope");
+    assertThatThrownBy(() -> Comparison.withinRun(run, "entry-1", "entry-1", 0.05, 0.05, Comparison.Normalization.NONE))
+        .isInstanceOf(Comparison.IncomparableException.class).hasMessageContaining("twice");
+  }
 }

@@ -18,7 +18,8 @@ public final class CompareHtml {
         .append("</style></head><body><h1>Before / after</h1>")
         .append("<p>Before: <code>").append(Html.esc(beforeName)).append("</code><br>After: <code>").append(Html.esc(afterName)).append("</code></p>");
     if (comparison.environmentDifferences().isEmpty()) {
-      h.append("<p>Both runs were made in the same environment.</p>");
+      h.append(comparison.withinOneRun() ? "<p>Two entries of one run, measured in the same rounds.</p>"
+          : "<p>Both runs were made in the same environment.</p>");
     } else {
       h.append("<div class=\"envdiff\"><p><strong>The environments differ</strong>")
           .append(comparison.normalization() == Comparison.Normalization.CALIBRATION

@@ -178,7 +178,7 @@ public final class Pipeline {
     slot.server = server;
     slot.memory = new MemoryTracker(server);
     slot.memory.idle();
-    // Where the server runs: in its container under Docker, not this machine's tools.
+    // Where the server runs: in its image under Docker, not this machine's tools.
     slot.versions = runtime.versions(variant, server);
     slot.limitsReadBack = server.limitsReadBack();
     listener.serverReady(variant.id(), server.baseUrl().toString());
@@ -242,6 +242,8 @@ public final class Pipeline {
     if (cells.isEmpty()) {
       return;
     }
+    listener.note("measuring " + VisitBudget.of(live.stream().map(s -> new VisitBudget.Server(s.id(),
+        s.role == Role.BASELINE, s.standsOn(), s.role == Role.CALIBRATION)).toList(), 0, oha != null, config).describe());
     // While cells run, the orchestrator stays off the server's CPUs; the result is recorded.
     boolean moved = SelfPlacement.moveTo(config.limits().clientCpus());
     header = Derivation.withPlacement(header, moved, config.limits().clientCpus());

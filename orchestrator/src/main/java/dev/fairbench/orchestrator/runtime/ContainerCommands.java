@@ -18,9 +18,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Short commands run where a container's server runs: in the running container (docker exec), or
- * in a throwaway container of an image (docker run --rm, without a network). For the [versions]
- * of an entry under Docker, which must be the container's tools, not this machine's.
+ * Short commands run where a container's server runs: in a throwaway container of its image
+ * (docker run --rm, without a network), never in the server's own container, whose cgroup's CPU
+ * and memory are the server's figures. For the [versions] of an entry under Docker, which must be
+ * the image's tools, not this machine's.
  */
 final class ContainerCommands {
   /** A step's image in a classic builder's log: " ---> 3d7467050240". */
@@ -30,7 +31,7 @@ final class ContainerCommands {
 
   private ContainerCommands() {}
 
-  /** What a command did: its exit code (-1 when it did not run or did not end) and its stdout and stderr. */
+  /** What a command did: its exit code (-1 when it did not run or did not end), its stdout and stderr, or why it did not run. */
   record Outcome(long exitCode, String output, String failure) {
     boolean succeeded() {
       return exitCode == 0 && EnvironmentProbe.firstLine(Optional.of(output)).isPresent();
@@ -49,47 +50,24 @@ final class ContainerCommands {
     }
   }
 
-  /** docker exec of {@code command} in the running container, from its working directory, as its user. */
-  static Outcome exec(DockerClient client, String containerId, List<String> command, Duration timeout) {
-    String execId;
-    try {
-      execId = client.execCreateCmd(containerId).withCmd(command.toArray(String[]::new))
-          .withAttachStdout(true).withAttachStderr(true).exec().getId();
-    } catch (DockerException | IllegalArgumentException e) {
-      return new Outcome(-1, "", "docker exec failed: " + DockerRuntime.rootMessage(e));
-    }
-    Collected collected = new Collected();
-    try {
-      client.execStartCmd(execId).exec(collected);
-      if (!collected.awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        DockerRuntime.closeQuietly(collected);
-        return new Outcome(-1, collected.text(), "did not finish within " + timeout.toSeconds() + " s");
-      }
-      Long code = client.inspectExecCmd(execId).exec().getExitCodeLong();
-      return new Outcome(code == null ? -1 : code, collected.text(), "");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Outcome(-1, collected.text(), "interrupted");
-    } catch (DockerException | IllegalArgumentException e) {
-      return new Outcome(-1, collected.text(), "docker exec failed: " + DockerRuntime.rootMessage(e));
-    }
-  }
-
   /**
    * {@code command} in a new container of {@code image} (its entrypoint replaced by the command,
-   * from the image's working directory, as its user, no network), removed afterwards.
+   * {@code env} ("NAME=value") added to the image's, from the image's working directory, as its
+   * user, no network), removed afterwards: what `docker run --rm --network none` does.
    */
-  static Outcome runOnce(DockerClient client, String image, List<String> command, Duration timeout) {
-    return runOnce(client, image, command, timeout,
+  static Outcome runOnce(DockerClient client, String image, List<String> env, List<String> command, Duration timeout) {
+    return runOnce(client, image, env, command, timeout,
         new HostConfig().withNetworkMode("none").withMemory(256L << 20).withMemorySwap(256L << 20), inspect -> {});
   }
 
   /** The same with {@code host} as the container's HostConfig; {@code inspected} sees the container's inspect once it ran. */
-  static Outcome runOnce(DockerClient client, String image, List<String> command, Duration timeout, HostConfig host,
+  static Outcome runOnce(DockerClient client, String image, List<String> env, List<String> command, Duration timeout,
+      HostConfig host,
       java.util.function.Consumer<com.github.dockerjava.api.command.InspectContainerResponse> inspected) {
     String id;
     try {
       id = client.createContainerCmd(image)
+          .withEnv(env)
           .withEntrypoint(command.toArray(String[]::new))
           .withCmd(List.of())
           .withLabels(Map.of(DockerRuntime.LABEL, "true", Watchdog.LABEL_OWNER, Watchdog.owner()))

@@ -359,34 +359,33 @@ public final class DockerRuntime implements ServerRuntime {
   }
 
   /**
-   * The [versions] commands run where the server runs: in its container (docker exec, with its
-   * environment and working directory), or without one in a throwaway container of its image. A
-   * command the server's image lacks (a compiler: the final stage of a multi-stage build has only
-   * the binary) runs in the build stages' images of this run's build instead, and its line then
-   * ends in " (build stage)". Never this machine's tools: their versions may differ.
+   * The [versions] commands run where the server runs: in a throwaway container of the server's
+   * image (its working directory, user and the manifest's [start].env; no network), so that
+   * nothing but the server ever runs in the server's own container and cgroup. A command the
+   * image lacks (a compiler: the final stage of a multi-stage build has only the binary) runs in
+   * the build stages' images of this run's build instead, and its line then ends in " (build
+   * stage)". Never this machine's tools: their versions may differ.
    */
   @Override
   public Map<String, String> versions(EntryVariant variant, RunningServer server) {
     DockerClient client = engine.client();
-    String containerId = server instanceof DockerServer docker ? docker.containerId() : null;
-    List<String> stages = buildStages.getOrDefault(imageName(variant), List.of());
+    String image = imageName(variant);
+    List<String> stages = buildStages.getOrDefault(image, List.of());
+    List<String> env = variant.startEnv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
     return dev.fairbench.orchestrator.results.EnvironmentProbe.versions(variant,
-        command -> versionIn(client, imageName(variant), containerId, stages, command));
+        command -> versionIn(client, image, env, stages, command));
   }
 
-  /** One [versions] command's line: in the container (or the image), else in a build stage, else why not. */
-  static String versionIn(DockerClient client, String image, String containerId, List<String> stages,
+  /** One [versions] command's line: in the image, else in a build stage, else why not. */
+  static String versionIn(DockerClient client, String image, List<String> env, List<String> stages,
       List<String> command) {
-    ContainerCommands.Outcome outcome = containerId != null
-        ? ContainerCommands.exec(client, containerId, command, PROBE_TIMEOUT)
-        : ContainerCommands.runOnce(client, image, command, PROBE_TIMEOUT);
+    ContainerCommands.Outcome outcome = ContainerCommands.runOnce(client, image, env, command, PROBE_TIMEOUT);
     if (outcome.succeeded()) {
       return outcome.firstLineOrWhy();
     }
-    StringBuilder why = new StringBuilder(containerId != null ? "in the container: " : "in the image: ")
-        .append(outcome.firstLineOrWhy());
+    StringBuilder why = new StringBuilder("in the image ").append(image).append(": ").append(outcome.firstLineOrWhy());
     for (String stage : stages) {
-      ContainerCommands.Outcome built = ContainerCommands.runOnce(client, stage, command, PROBE_TIMEOUT);
+      ContainerCommands.Outcome built = ContainerCommands.runOnce(client, stage, env, command, PROBE_TIMEOUT);
       if (built.succeeded()) {
         return built.firstLineOrWhy() + " (build stage)";
       }

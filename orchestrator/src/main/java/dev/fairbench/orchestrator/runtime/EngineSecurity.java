@@ -37,7 +37,7 @@ final class EngineSecurity {
     String version = blankTo(info.getCGroupVersion(), "1"); // engines before API 1.41 say nothing: v1
     List<String> securityOpt = new ArrayList<>();
     ContainerCommands.Outcome outcome = ContainerCommands.runOnce(engine.client(), Topology.PROBE_IMAGE,
-        List.of("sh", "-c", SCRIPT), TIMEOUT,
+        List.of(), List.of("sh", "-c", SCRIPT), TIMEOUT,
         new HostConfig().withNetworkMode("host").withCpusetCpus(limits.serverCpus())
             .withMemory(limits.memoryBytes()).withMemorySwap(limits.memoryBytes()),
         inspect -> {

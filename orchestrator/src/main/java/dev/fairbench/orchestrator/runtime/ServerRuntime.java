@@ -36,8 +36,9 @@ public interface ServerRuntime {
 
   /**
    * The variant's framework_version and the first output line of each of its [versions] commands,
-   * probed where its server runs: natively on this machine in the entry folder; under Docker in
-   * the server's container (or, without one, in its image).
+   * probed where its server runs: natively on this machine in the entry folder; under Docker in a
+   * throwaway container of the server's image (never the server's own container, whose cgroup's
+   * figures are the server's).
    *
    * @param server the variant's server when it started, null when it did not
    */

@@ -29,6 +29,7 @@ final class Sessions {
         config.endpoints().stream().map(Endpoint::wireName).toList(), "",
         // The hosts and the path to the servers, measured once before the first server starts
         // (under the run lock); conformance alone measures nothing.
-        config.benchmark() ? Topology.probe(runtime, limits) : null);
+        config.benchmark() ? Topology.probe(runtime, limits) : null,
+        runtime.engineSettings(limits));
   }
 }

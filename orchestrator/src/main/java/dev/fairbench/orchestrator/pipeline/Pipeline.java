@@ -27,7 +27,6 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
-import dev.fairbench.orchestrator.results.EnvironmentProbe;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsDocument.Probe;
 import dev.fairbench.orchestrator.results.ResultsDocument.RoundRecord;
@@ -172,14 +171,15 @@ public final class Pipeline {
       server = runtime.start(variant, config.limits(), freePort());
     } catch (ServerStartException e) {
       // Versions after the build: some commands need its output (a virtualenv's python).
-      slot.versions = EnvironmentProbe.versions(variant);
+      slot.versions = runtime.versions(variant, null);
       slot.fail(statusOf(e.stage()), e.getMessage(), e.logTail());
       return;
     }
     slot.server = server;
     slot.memory = new MemoryTracker(server);
     slot.memory.idle();
-    slot.versions = EnvironmentProbe.versions(variant);
+    // Where the server runs: in its image under Docker, not this machine's tools.
+    slot.versions = runtime.versions(variant, server);
     slot.limitsReadBack = server.limitsReadBack();
     listener.serverReady(variant.id(), server.baseUrl().toString());
     if (slot.role == Role.CALIBRATION) {
@@ -242,6 +242,8 @@ public final class Pipeline {
     if (cells.isEmpty()) {
       return;
     }
+    listener.note("measuring " + VisitBudget.of(live.stream().map(s -> new VisitBudget.Server(s.id(),
+        s.role == Role.BASELINE, s.standsOn(), s.role == Role.CALIBRATION)).toList(), 0, oha != null, config).describe());
     // While cells run, the orchestrator stays off the server's CPUs; the result is recorded.
     boolean moved = SelfPlacement.moveTo(config.limits().clientCpus());
     header = Derivation.withPlacement(header, moved, config.limits().clientCpus());

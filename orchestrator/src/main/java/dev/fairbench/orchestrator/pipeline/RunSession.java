@@ -141,16 +141,21 @@ public final class RunSession {
               config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
           List.of(), null, List.of(), List.of());
       if (config.benchmark()) {
-        int cells = selections.size() * config.endpoints().size() * Math.max(1, config.rates().size())
-            + (calibration.isPresent() ? 3 : 0);
+        List<VisitBudget.Server> servers = new java.util.ArrayList<>();
+        for (Selection selection : selections) {
+          selection.variant().ifPresent(v -> servers.add(new VisitBudget.Server(v.id(), v.baseline(), v.standsOn(), false)));
+        }
+        calibration.ifPresent(c -> servers.add(new VisitBudget.Server(c.id(), false, "", true)));
+        VisitBudget budget = VisitBudget.of(servers, servers.size(), oha != null, config);
         err.printf(Locale.ROOT, "fairbench run: %d entr%s%s, %s cells of %s, %d rounds × %ds (re-warm %d ms), seed %d; "
                 + "server CPUs %s (%s, %s runtime), client CPUs %s%n",
             selections.size(), selections.size() == 1 ? "y" : "ies", calibration.map(c -> " + calibration " + c.id()).orElse(""),
             config.kind().wireName(), config.endpoints().stream().map(Endpoint::wireName).collect(Collectors.joining(",")),
             config.rounds(), config.duration().toSeconds(), config.rewarm().toMillis(), config.seed(),
             config.limits().serverCpus(), runtime.limitsMode(), runtime.name(), config.limits().clientCpus());
-        err.printf(Locale.ROOT, "  about %d visits, and the ladder's; results: %s (rewritten after every visit)%n",
-            cells * config.rounds(), resultsFile);
+        // Before availability and conformance are known: an upper bound; the pipeline says the real count once prepared.
+        err.printf(Locale.ROOT, "  up to %s, with warm build caches%n  results: %s (rewritten after every visit)%n",
+            budget.describe(), resultsFile);
         if (header.environment() != null && header.environment().topology() != null) {
           err.println("  topology: " + dev.fairbench.orchestrator.runtime.Topology.describe(header.environment().topology()));
         }

@@ -445,6 +445,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     differ(out, "host", b.hostname(), a.hostname());
     differ(out, "topology", b.topology() == null ? "unknown" : b.topology().signature(),
         a.topology() == null ? "unknown" : a.topology().signature());
+    differ(out, "container security and cgroup settings", b.engine() == null ? "none (not containers)" : b.engine().describe(),
+        a.engine() == null ? "none (not containers)" : a.engine().describe());
     differ(out, "commit", b.gitCommit() + (b.gitDirty() ? " (dirty)" : ""), a.gitCommit() + (a.gitDirty() ? " (dirty)" : ""));
     return out;
   }

@@ -144,6 +144,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       if (environment.topology() != null) {
         md.append("Topology: ").append(environment.topology().describe()).append(".  \n");
       }
+      if (environment.engine() != null) {
+        md.append("Docker engine applied to every container: ").append(environment.engine().describe()).append(".  \n");
+      }
       if (environment.orchestratorPlacement() != null && !environment.orchestratorPlacement().isEmpty()) {
         md.append("Orchestrator while measuring: ").append(environment.orchestratorPlacement()).append(".  \n");
       }

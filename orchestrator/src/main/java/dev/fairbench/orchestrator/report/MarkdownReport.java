@@ -281,6 +281,9 @@ public final class MarkdownReport {
     if (env.topology() != null) {
       rows.add(List.of("Topology", env.topology().describe()));
     }
+    if (env.engine() != null) {
+      rows.add(List.of("Containers", env.engine().describe()));
+    }
     rows.add(List.of("Commit", env.gitCommit() + (env.gitDirty() ? " (with uncommitted changes)" : "")));
     rows.add(List.of("Java", env.javaVersion()));
     for (EntryResult entry : document.entries()) {

@@ -12,6 +12,8 @@ import java.util.List;
  * @param topology     every host of the run and the network path between the load client and the
  *                     servers, measured at the start of the run; null in results written before it
  *                     existed and where it was not measured (conformance only)
+ * @param engine       what the Docker engine applies to the servers' containers (security profiles,
+ *                     cgroup driver and version); null for native runs and in results written before it
  */
 public record Environment(
     Instant timestamp,
@@ -31,16 +33,64 @@ public record Environment(
     LoadSettings load,
     List<String> endpoints,
     String orchestratorPlacement,
-    Topology topology) {
+    Topology topology,
+    EngineSettings engine) {
+
+  /** Without engine settings: a native run. */
+  public Environment(Instant timestamp, String hostname, String cpuModel, int cores, String kernel, String cgroupVersion,
+      String limitsMode, String limitsNote, String runtime, String loadGenerator, String javaVersion, String gitCommit,
+      boolean gitDirty, LimitsRecord limits, LoadSettings load, List<String> endpoints, String orchestratorPlacement,
+      Topology topology) {
+    this(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime, loadGenerator,
+        javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, topology, null);
+  }
 
   public Environment withOrchestratorPlacement(String placement) {
     return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
-        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, placement, topology);
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, placement, topology, engine);
   }
 
   public Environment withTopology(Topology measured) {
     return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
-        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, measured);
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, measured, engine);
+  }
+
+  public Environment withEngine(EngineSettings settings) {
+    return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, topology, settings);
+  }
+
+  /**
+   * What the Docker engine applies to every server container (fairbench asks for no security
+   * option, so the engine's defaults), as `docker info` lists it and as a container started like
+   * the servers shows it.
+   *
+   * @param securityOptions `docker info` SecurityOptions as listed, e.g. "name=seccomp,profile=default"
+   * @param seccomp         the seccomp profile: the engine's ("default", "builtin", a file), or
+   *                        "none" when the engine lists no seccomp; with the kernel's view of a
+   *                        container's first process, e.g. "default (filter mode, 1 filter)"
+   * @param apparmor        the AppArmor profile of a container's process as the kernel reports it
+   *                        (/proc/PID/attr/current, e.g. "docker-default (enforce)"), or "none"
+   *                        with why (the kernel or the engine has no AppArmor)
+   * @param securityOpt     the container's HostConfig.SecurityOpt, as inspect reports it (empty:
+   *                        the engine's defaults)
+   * @param cgroupDriver    `docker info` CgroupDriver: "cgroupfs" or "systemd"
+   * @param cgroupVersion   `docker info` CgroupVersion: "1" or "2"
+   * @param checked         how the container's view was read, or why it was not
+   */
+  public record EngineSettings(List<String> securityOptions, String seccomp, String apparmor, List<String> securityOpt,
+      String cgroupDriver, String cgroupVersion, String checked) {
+    public EngineSettings {
+      securityOptions = securityOptions == null ? List.of() : List.copyOf(securityOptions);
+      securityOpt = securityOpt == null ? List.of() : List.copyOf(securityOpt);
+    }
+
+    /** One line for reports: "seccomp default (filter mode, 1 filter); AppArmor none; cgroup v1 (cgroupfs driver)". */
+    public String describe() {
+      return "seccomp " + seccomp + "; AppArmor " + apparmor
+          + (securityOpt.isEmpty() ? "" : "; security options " + String.join(", ", securityOpt))
+          + "; cgroup v" + cgroupVersion + " (" + cgroupDriver + " driver)";
+    }
   }
 
   /**

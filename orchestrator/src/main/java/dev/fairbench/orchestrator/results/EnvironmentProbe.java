@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Reads the facts of this machine and of the entries that go into the results. */
 public final class EnvironmentProbe {
@@ -73,15 +74,29 @@ public final class EnvironmentProbe {
         root, COMMAND_TIMEOUT).map(out -> !out.isBlank()).orElse(false);
   }
 
-  /** framework_version and the first output line of each [versions] command. */
+  /**
+   * framework_version and the first output line of each [versions] command, run on this machine
+   * in the entry folder: where a native server runs.
+   */
   public static Map<String, String> versions(EntryVariant variant) {
+    return versions(variant, command -> firstLine(Commands.output(command, variant.dir(), COMMAND_TIMEOUT))
+        .orElse("unknown (`" + String.join(" ", command) + "` failed)"));
+  }
+
+  /**
+   * framework_version and what {@code probe} records for each [versions] command (its first output
+   * line where it ran, or why it is unknown), in the order of their names.
+   */
+  public static Map<String, String> versions(EntryVariant variant, Function<List<String>, String> probe) {
     Map<String, String> versions = new LinkedHashMap<>();
     versions.put("framework", variant.frameworkVersion());
-    variant.versionCommands().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(command -> {
-      Optional<String> out = Commands.output(command.getValue(), variant.dir(), COMMAND_TIMEOUT);
-      versions.put(command.getKey(), out.flatMap(o -> o.lines().filter(l -> !l.isBlank()).findFirst())
-          .map(String::trim).orElse("unknown (`" + String.join(" ", command.getValue()) + "` failed)"));
-    });
+    variant.versionCommands().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .forEach(command -> versions.put(command.getKey(), probe.apply(command.getValue())));
     return versions;
+  }
+
+  /** The first non-blank line of a command's output, trimmed. */
+  public static Optional<String> firstLine(Optional<String> output) {
+    return output.flatMap(o -> o.lines().filter(l -> !l.isBlank()).findFirst()).map(String::trim);
   }
 }

@@ -1,8 +1,13 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.discovery.WorkersModel;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,6 +34,41 @@ record BusyWorkers(int threads, int processes, long totalTicks) {
       }
     }
     return new BusyWorkers(threads, processes, total);
+  }
+
+  /**
+   * What a server whose processes are this kernel's (a native server, a container of the local
+   * engine) showed of its workers since {@code since}: the same reading in every runtime.
+   *
+   * @param pids      the server's processes now, as host pids
+   * @param intervals the {@link Sampler}'s busy counts since {@code since}
+   */
+  static WorkerObservation observe(EntryVariant variant, int requested, int port, Set<Long> pids, ThreadSample since,
+      List<BusyWorkers> intervals) {
+    ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids), ProcFs.processTicks(pids));
+    Map<String, Long> threadDeltas = new HashMap<>();
+    now.cpuTicks().forEach((thread, ticks) -> threadDeltas.put(thread, ticks - since.cpuTicks().getOrDefault(thread, 0L)));
+    Map<Long, Long> processDeltas = new HashMap<>();
+    now.processTicks().forEach((pid, ticks) -> processDeltas.put(pid, ticks - since.processTicks().getOrDefault(pid, 0L)));
+    // Relative to the CPU the whole server used, processes counted with their exited threads.
+    long total = processDeltas.values().stream().mapToLong(Long::longValue).sum();
+    double busyTicks = Math.max(1, WorkerObservation.BUSY_SHARE * total);
+    int busyThreads = (int) threadDeltas.values().stream().filter(t -> t >= busyTicks).count();
+    int busyProcesses = (int) processDeltas.values().stream().filter(t -> t >= busyTicks).count();
+    List<String> busy = threadDeltas.entrySet().stream()
+        .filter(t -> t.getValue() >= busyTicks)
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .map(t -> String.format(Locale.ROOT, "%s (%.0f%%)", ProcFs.threadName(t.getKey()), 100.0 * t.getValue() / total))
+        .toList();
+    Set<String> inodes = ProcFs.listeningInodes(port);
+    int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();
+    boolean byProcess = variant.workersModel() == WorkersModel.PROCESSES;
+    // Busy at the same time (median over the sampled intervals), not busy at some point of the run.
+    int observed = intervals.size() >= 3
+        ? median(intervals.stream().map(b -> byProcess ? b.processes() : b.threads()).toList())
+        : byProcess ? busyProcesses : busyThreads;
+    return new WorkerObservation(variant.workersModel().wireName(), requested, observed, pids.size(), listening,
+        Math.max(now.cpuTicks().size(), since.cpuTicks().size()), busyThreads, observed == requested, busy);
   }
 
   /** The median of the counts, rounded down; intervals with almost no CPU are left out. */

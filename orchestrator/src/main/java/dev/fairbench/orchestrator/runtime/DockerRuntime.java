@@ -70,6 +70,8 @@ public final class DockerRuntime implements ServerRuntime {
   private final String runId;
   private final DockerEngine engine;
   private String remoteLimitsMode;
+  /** Per image built in this run: the images its build stages ended with, last first (see {@link #versions}). */
+  private final Map<String, List<String>> buildStages = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param logDir where build and server logs go; @param runId labels the containers of this run;
@@ -350,6 +352,48 @@ public final class DockerRuntime implements ServerRuntime {
     return server;
   }
 
+  /** docker info's security options and cgroup settings, and what a container started like the servers shows of them. */
+  @Override
+  public dev.fairbench.orchestrator.results.Environment.EngineSettings engineSettings(Limits limits) {
+    return EngineSecurity.probe(engine, limits);
+  }
+
+  /**
+   * The [versions] commands run where the server runs: in a throwaway container of the server's
+   * image (its working directory, user and the manifest's [start].env; no network), so that
+   * nothing but the server ever runs in the server's own container and cgroup. A command the
+   * image lacks (a compiler: the final stage of a multi-stage build has only the binary) runs in
+   * the build stages' images of this run's build instead, and its line then ends in " (build
+   * stage)". Never this machine's tools: their versions may differ.
+   */
+  @Override
+  public Map<String, String> versions(EntryVariant variant, RunningServer server) {
+    DockerClient client = engine.client();
+    String image = imageName(variant);
+    List<String> stages = buildStages.getOrDefault(image, List.of());
+    List<String> env = variant.startEnv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+    return dev.fairbench.orchestrator.results.EnvironmentProbe.versions(variant,
+        command -> versionIn(client, image, env, stages, command));
+  }
+
+  /** One [versions] command's line: in the image, else in a build stage, else why not. */
+  static String versionIn(DockerClient client, String image, List<String> env, List<String> stages,
+      List<String> command) {
+    ContainerCommands.Outcome outcome = ContainerCommands.runOnce(client, image, env, command, PROBE_TIMEOUT);
+    if (outcome.succeeded()) {
+      return outcome.firstLineOrWhy();
+    }
+    StringBuilder why = new StringBuilder("in the image ").append(image).append(": ").append(outcome.firstLineOrWhy());
+    for (String stage : stages) {
+      ContainerCommands.Outcome built = ContainerCommands.runOnce(client, stage, env, command, PROBE_TIMEOUT);
+      if (built.succeeded()) {
+        return built.firstLineOrWhy() + " (build stage)";
+      }
+      why.append("; in the build stage ").append(stage).append(": ").append(built.firstLineOrWhy());
+    }
+    return "unknown (`" + String.join(" ", command) + "` failed " + why + ")";
+  }
+
   /** The manifest's [start].env, then HOST, PORT and WORKERS (which the manifest may not set). */
   static Map<String, String> containerEnv(EntryVariant variant, int port, int workers) {
     Map<String, String> env = new LinkedHashMap<>(variant.startEnv());
@@ -542,6 +586,7 @@ public final class DockerRuntime implements ServerRuntime {
       });
       try {
         callback.awaitImageId(variant.buildTimeout().toSeconds(), TimeUnit.SECONDS);
+        buildStages.put(image, ContainerCommands.buildStageImages(readLines(log)));
       } catch (DockerClientException e) {
         callback.close();
         String tail = Commands.tail(log, TAIL_LINES);
@@ -597,6 +642,15 @@ public final class DockerRuntime implements ServerRuntime {
     } catch (DockerException e) {
       throw new ServerStartException(Stage.BUILD_FAILED,
           variant.id() + ": no image " + image + " to start without a build (" + rootMessage(e) + "); start it once with a build first", "");
+    }
+  }
+
+  /** The build log's lines so far; none when it cannot be read. */
+  private static List<String> readLines(Path log) {
+    try {
+      return Files.readAllLines(log, StandardCharsets.UTF_8);
+    } catch (IOException | UncheckedIOException e) {
+      return List.of();
     }
   }
 

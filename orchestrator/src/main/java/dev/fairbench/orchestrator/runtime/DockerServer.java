@@ -8,14 +8,12 @@ import com.github.dockerjava.api.exception.NotModifiedException;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
-import dev.fairbench.orchestrator.discovery.WorkersModel;
 import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +51,7 @@ public final class DockerServer implements RunningServer {
   private String exitReason;
   private boolean closed;
   private volatile boolean frozen;
+  private BusyWorkers.Sampler sampler;
   /** The largest resident memory the stats API showed (remote engines: no per-process peak there). */
   private long rssSeen;
 
@@ -211,39 +210,43 @@ public final class DockerServer implements RunningServer {
     }
   }
 
-  /** Remote: no threads of this kernel to sample (an empty sample). */
+  /**
+   * Per-thread CPU time of the container's processes, read in this machine's /proc by their host
+   * pids (the container cgroup's cgroup.procs), and the same busy-thread sampler as a native
+   * server's started until {@link #observeWorkers}. Remote: no threads of this kernel to sample
+   * (an empty sample).
+   */
   @Override
-  public ThreadSample sampleThreads() {
-    return new ThreadSample(System.nanoTime(), remote() ? Map.of() : ProcFs.threadTicks(pids()));
+  public synchronized ThreadSample sampleThreads() {
+    stopSampler();
+    if (remote()) {
+      return new ThreadSample(System.nanoTime(), Map.of());
+    }
+    Set<Long> pids = pids();
+    ThreadSample first = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids), ProcFs.processTicks(pids));
+    sampler = new BusyWorkers.Sampler(first, this::pids);
+    return first;
+  }
+
+  private synchronized List<BusyWorkers> stopSampler() {
+    List<BusyWorkers> intervals = sampler == null ? List.of() : sampler.stop();
+    sampler = null;
+    return intervals;
   }
 
   /**
-   * The workers seen busy since {@code since}. Null on a remote engine: per-thread CPU time is in
-   * the server host's /proc, which neither the engine's API nor this machine shows (not observable
-   * remotely). Callers record null as "not observed".
+   * The workers seen busy since {@code since}, counted as for a native server ({@link
+   * BusyWorkers#observe}): the container's processes are this kernel's. Null on a remote engine:
+   * per-thread CPU time is in the server host's /proc, which neither the engine's API nor this
+   * machine shows (not observable remotely). Callers record null as "not observed".
    */
   @Override
   public WorkerObservation observeWorkers(ThreadSample since) {
+    List<BusyWorkers> intervals = stopSampler();
     if (remote()) {
       return null;
     }
-    Set<Long> pids = pids();
-    ThreadSample now = new ThreadSample(System.nanoTime(), ProcFs.threadTicks(pids));
-    Map<String, Long> deltas = new HashMap<>();
-    for (var thread : now.cpuTicks().entrySet()) {
-      deltas.put(thread.getKey(), thread.getValue() - since.cpuTicks().getOrDefault(thread.getKey(), 0L));
-    }
-    long total = deltas.values().stream().mapToLong(Long::longValue).sum();
-    double busyTicks = Math.max(1, WorkerObservation.BUSY_SHARE * total);
-    int busyThreads = (int) deltas.values().stream().filter(t -> t >= busyTicks).count();
-    Map<String, Long> ticksPerProcess = new HashMap<>();
-    deltas.forEach((thread, delta) -> ticksPerProcess.merge(thread.substring(0, thread.indexOf('/')), delta, Long::sum));
-    int busyProcesses = (int) ticksPerProcess.values().stream().filter(t -> t >= busyTicks).count();
-    Set<String> inodes = ProcFs.listeningInodes(port);
-    int listening = (int) pids.stream().filter(pid -> ProcFs.holdsSocket(pid, inodes)).count();
-    int observed = variant.workersModel() == WorkersModel.PROCESSES ? busyProcesses : busyThreads;
-    return new WorkerObservation(variant.workersModel().wireName(), limits.workers(), observed, pids.size(), listening,
-        now.cpuTicks().size(), busyThreads, observed == limits.workers());
+    return BusyWorkers.observe(variant, limits.workers(), port, pids(), since, intervals);
   }
 
   @Override
@@ -373,6 +376,7 @@ public final class DockerServer implements RunningServer {
       }
     }
     closed = true;
+    stopSampler();
     try {
       // SIGTERM and the grace period first; GenericContainer.stop() would SIGKILL at once.
       client().stopContainerCmd(containerId).withTimeout((int) Defaults.STOP_GRACE.toSeconds()).exec();

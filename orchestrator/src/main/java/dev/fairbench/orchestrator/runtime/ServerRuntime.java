@@ -2,6 +2,8 @@ package dev.fairbench.orchestrator.runtime;
 
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
+import dev.fairbench.orchestrator.results.EnvironmentProbe;
+import java.util.Map;
 
 /**
  * Builds and starts entries. Implementations: {@link NativeRuntime} (local processes in a
@@ -31,6 +33,26 @@ public interface ServerRuntime {
    * @throws ServerStartException with the stage that failed and the log tail
    */
   RunningServer start(EntryVariant variant, Limits limits, int port) throws ServerStartException;
+
+  /**
+   * The variant's framework_version and the first output line of each of its [versions] commands,
+   * probed where its server runs: natively on this machine in the entry folder; under Docker in a
+   * throwaway container of the server's image (never the server's own container, whose cgroup's
+   * figures are the server's).
+   *
+   * @param server the variant's server when it started, null when it did not
+   */
+  default Map<String, String> versions(EntryVariant variant, RunningServer server) {
+    return EnvironmentProbe.versions(variant);
+  }
+
+  /**
+   * What the engine applies to the servers' containers (security profiles, cgroup driver and
+   * version), for the results' environment; null when the servers are not containers.
+   */
+  default dev.fairbench.orchestrator.results.Environment.EngineSettings engineSettings(Limits limits) {
+    return null;
+  }
 
   /**
    * Starts the variant like {@link #start} but without building it: the caller has started it

@@ -407,6 +407,9 @@ public final class HtmlReport {
     if (env.topology() != null) {
       dd(h, "Topology", env.topology().describe());
     }
+    if (env.engine() != null) {
+      dd(h, "Containers", env.engine().describe());
+    }
     dd(h, "Runtime", env.runtime());
     dd(h, "Java (orchestrator)", env.javaVersion());
     dd(h, "Commit", env.gitCommit() + (env.gitDirty() ? " (with uncommitted changes)" : ""));

@@ -1,0 +1,109 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.load.Endpoint;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How many visits a run makes and about how long it takes: the cells the pipeline really measures
+ * (each entry's endpoints × rates, the calibration server's three GET endpoints, the ladder
+ * cells of every baseline with a framework standing on it), × rounds. A visit found disturbed is
+ * repeated once later in its round; those repeats are not counted (they cannot be known ahead).
+ * The seconds come from the reference run (results/reference/, native, warm build caches:
+ * 24.5 minutes for 20 selections and 729 visits): preparing a selection took about 7.5 s (build,
+ * start, the suite, the fresh starts; one that is unavailable takes less, a cold build much more),
+ * a warm-up the warm-up length and 0.1 s per cell, a visit the re-warm, the run and 0.1 s (thaw,
+ * the client's start, samples, freeze, rewriting results.json).
+ *
+ * @param servers          selections to prepare (entries, baselines, the calibration server)
+ * @param entryCells       throughput or rate cells of entries and baselines
+ * @param calibrationCells the calibration server's cells
+ * @param ladderCells      ladder cells (added after the warm-up, not warmed up themselves)
+ */
+public record VisitBudget(int servers, int entryCells, int calibrationCells, int ladderCells, int rounds,
+    double prepareSeconds, double warmupSeconds, double roundsSeconds) {
+  /** Seconds to prepare one selection with warm build caches, measured in the reference run. */
+  static final double PREPARE_SECONDS = 7.5;
+  /** Seconds a warm-up or a visit costs beyond its load, measured in the reference run. */
+  static final double OVERHEAD_SECONDS = 0.1;
+
+  /** One server of the run as the budget needs it. */
+  public record Server(String id, boolean baseline, String standsOn, boolean calibration) {}
+
+  /**
+   * The budget of a run over {@code servers}, every one prepared with {@code prepare} of them
+   * still to prepare (0 once they are). Ladder cells need oha ({@code ladder}).
+   */
+  public static VisitBudget of(List<Server> servers, int prepare, boolean ladder, RunConfig config) {
+    int rates = Math.max(1, config.rates().size());
+    int entryCells = 0;
+    int calibrationCells = 0;
+    for (Server server : servers) {
+      if (server.calibration()) {
+        // nginx has no JSON validation: its cells are the three GET endpoints.
+        calibrationCells += (int) config.endpoints().stream().filter(e -> e != Endpoint.VALIDATE).count() * rates;
+      } else {
+        entryCells += config.endpoints().size() * rates;
+      }
+    }
+    int ladderCells = 0;
+    if (ladder && config.ladderShare() > 0) {
+      for (Server base : servers) {
+        if (!base.baseline() || base.calibration()) {
+          continue;
+        }
+        long rungs = 1 + servers.stream().filter(s -> s.standsOn().equals(base.id())).count();
+        if (rungs >= 2) {
+          ladderCells += (int) rungs * config.ladderEndpoints().size();
+        }
+      }
+    }
+    double prepareSeconds = prepare * PREPARE_SECONDS;
+    double warmupSeconds = config.warmup().isZero() ? 0
+        : (entryCells + calibrationCells) * (config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS);
+    double visitSeconds = (config.rewarm().toMillis() + config.duration().toMillis()) / 1e3 + OVERHEAD_SECONDS;
+    int cells = entryCells + calibrationCells + ladderCells;
+    return new VisitBudget(servers.size(), entryCells, calibrationCells, ladderCells, config.rounds(), prepareSeconds,
+        warmupSeconds, (double) cells * config.rounds() * visitSeconds);
+  }
+
+  public int cells() {
+    return entryCells + calibrationCells + ladderCells;
+  }
+
+  /** Cells × rounds: the counted visits; repeats of disturbed visits come on top. */
+  public int visits() {
+    return cells() * rounds;
+  }
+
+  public double totalSeconds() {
+    return prepareSeconds + warmupSeconds + roundsSeconds;
+  }
+
+  /**
+   * "81 cells (64 of entries and baselines, 3 of the calibration, 14 ladder) × 9 rounds = 729
+   * visits, plus one repeat of each visit found disturbed; about 24 min (prepare 2.5 min, warm-up
+   * 2.3 min, rounds 19.4 min)".
+   */
+  public String describe() {
+    StringBuilder parts = new StringBuilder().append(entryCells).append(" of entries and baselines");
+    if (calibrationCells > 0) {
+      parts.append(", ").append(calibrationCells).append(" of the calibration");
+    }
+    if (ladderCells > 0) {
+      parts.append(", ").append(ladderCells).append(" ladder");
+    }
+    StringBuilder times = new StringBuilder();
+    if (prepareSeconds > 0) {
+      times.append("prepare ").append(minutes(prepareSeconds)).append(", ");
+    }
+    times.append("warm-up ").append(minutes(warmupSeconds)).append(", rounds ").append(minutes(roundsSeconds));
+    return String.format(Locale.ROOT, "%d cells (%s) × %d rounds = %d visits, plus one repeat of each visit found "
+        + "disturbed; about %.0f min (%s)", cells(), parts, rounds, visits(), totalSeconds() / 60, times);
+  }
+
+  private static String minutes(double seconds) {
+    return String.format(Locale.ROOT, "%.1f min", seconds / 60);
+  }
+}

@@ -1,0 +1,81 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.load.Endpoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class VisitBudgetTest {
+  /** The reference run's defaults: 9 rounds of 1 s runs after a 500 ms re-warm, a 2 s warm-up, the ladder on json at 50%. */
+  private static RunConfig defaults() {
+    return new RunConfig(true, CellKind.THROUGHPUT, List.of(Endpoint.values()), Duration.ofSeconds(1),
+        Duration.ofSeconds(2), Duration.ofMillis(500), 9, 42, List.of(), 64, 1, Duration.ofSeconds(2),
+        new Limits("1", "0", 512L << 20, 1), true, 0.05, 1, true, List.of(), 0.5, List.of(Endpoint.JSON), 5, false);
+  }
+
+  /** The reference run's 17 measured entries and baselines, by role and ladder, and nginx. */
+  private static List<VisitBudget.Server> referenceServers() {
+    List<VisitBudget.Server> servers = new ArrayList<>();
+    servers.add(new VisitBudget.Server("bun-serve", true, "", false));
+    servers.add(new VisitBudget.Server("bun-elysia", false, "bun-serve", false));
+    servers.add(new VisitBudget.Server("go-nethttp", true, "", false));
+    servers.add(new VisitBudget.Server("go-gin", false, "go-nethttp", false));
+    servers.add(new VisitBudget.Server("node-http", true, "", false));
+    servers.add(new VisitBudget.Server("node-express:node", false, "node-http", false));
+    servers.add(new VisitBudget.Server("node-express:bun", false, "node-http", false));
+    servers.add(new VisitBudget.Server("py-asgi:uvicorn", true, "", false));
+    servers.add(new VisitBudget.Server("py-blacksheep:uvicorn", false, "py-asgi:uvicorn", false));
+    servers.add(new VisitBudget.Server("py-fastapi", false, "py-asgi:uvicorn", false));
+    servers.add(new VisitBudget.Server("py-asgi:granian", true, "", false));
+    servers.add(new VisitBudget.Server("py-blacksheep:granian-orjson", false, "py-asgi:granian", false));
+    servers.add(new VisitBudget.Server("rust-hyper", true, "", false));
+    servers.add(new VisitBudget.Server("rust-rocket", false, "rust-hyper", false));
+    servers.add(new VisitBudget.Server("java-reference", false, "", false));
+    servers.add(new VisitBudget.Server("py-flask:waitress", false, "", false));
+    servers.add(new VisitBudget.Server("nginx", false, "", true));
+    return servers;
+  }
+
+  @Test
+  void theReferenceRunsCellsAndVisitsAreCountedAsThePipelineMadeThem() {
+    VisitBudget budget = VisitBudget.of(referenceServers(), 0, true, defaults());
+
+    // results/reference/results.json: 64 throughput cells of entries and baselines, 3 of nginx, 14 ladder; 9 rounds.
+    assertThat(budget.entryCells()).isEqualTo(64);
+    assertThat(budget.calibrationCells()).isEqualTo(3);
+    assertThat(budget.ladderCells()).isEqualTo(14);
+    assertThat(budget.visits()).isEqualTo(729);
+    assertThat(budget.describe()).startsWith("81 cells (64 of entries and baselines, 3 of the calibration, 14 ladder)"
+        + " × 9 rounds = 729 visits, plus one repeat of each visit found disturbed");
+  }
+
+  @Test
+  void theTimeMatchesTheReferenceRunsRealDuration() {
+    // 20 selections prepared (17 measured, 2 unavailable, 1 conformance-failed) and nginx: 24.5 minutes in all.
+    List<VisitBudget.Server> servers = referenceServers();
+    VisitBudget budget = VisitBudget.of(servers, 21, true, defaults());
+
+    assertThat(budget.totalSeconds() / 60).isCloseTo(24.5, within(24.5 * 0.05));
+    // The reference run's rounds: 9 of 81 visits, about 2 min 10 s each.
+    assertThat(budget.roundsSeconds() / 60).isCloseTo(19.5, within(0.5));
+  }
+
+  @Test
+  void aBaselineWithoutItsFrameworksInTheRunHasNoLadderCellsAndNoOhaMeansNone() {
+    List<VisitBudget.Server> alone = List.of(new VisitBudget.Server("go-nethttp", true, "", false),
+        new VisitBudget.Server("java-reference", false, "", false));
+    assertThat(VisitBudget.of(alone, 2, true, defaults()).ladderCells()).isZero();
+
+    List<VisitBudget.Server> pair = List.of(new VisitBudget.Server("go-nethttp", true, "", false),
+        new VisitBudget.Server("go-gin", false, "go-nethttp", false));
+    assertThat(VisitBudget.of(pair, 2, true, defaults()).ladderCells()).isEqualTo(2);
+    assertThat(VisitBudget.of(pair, 2, false, defaults()).ladderCells()).as("no oha, no ladder").isZero();
+  }
+}

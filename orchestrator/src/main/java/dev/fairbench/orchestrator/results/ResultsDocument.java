@@ -24,6 +24,7 @@ public record ResultsDocument(
     Calibration calibration,
     List<String> breaks,
     List<EntryResult> entries,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     Invocation invocation) {
   public static final int SCHEMA_VERSION = 2;
   /** Shuffled rounds over servers kept running and frozen between visits, calibrated in-run. */

@@ -7,7 +7,10 @@ import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
 import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.discovery.EntryCatalog;
+import dev.fairbench.orchestrator.pipeline.Resumption;
 import dev.fairbench.orchestrator.pipeline.RunSession;
+import dev.fairbench.orchestrator.results.Invocation;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,6 +46,10 @@ import picocli.CommandLine.Spec;
           + "ratios to the calibration, flags; trustworthy when the interval is within ±5%% (docs/REPORTS.md). "
           + "results.json is rewritten after every visit; report.md, report.html, fairness.md and runs.csv are "
           + "written at the end. Progress goes to stderr.",
+      "",
+      "A run that stopped (killed, out of memory, a CI timeout) is continued with --resume results/<time>/: "
+          + "see that option. If the results cannot be written mid-run (disk full), the run stops measuring, stops "
+          + "every server and exits 1; the last complete results.json stays as it was.",
       "",
       "Exit 0 when every selected entry was measured, 1 when one failed to build, start, pass conformance or be "
           + "measured, 2 for a usage error or a missing tool."
@@ -139,6 +147,16 @@ public class RunCommand implements Callable<Integer> {
       description = "Folder for results.json, the reports, conformance reports and logs (default: results/<time>/).")
   Path output;
 
+  @Option(names = "--resume", paramLabel = "DIR",
+      description = "Continue a run that stopped: DIR is its folder (or its results.json). The entries and every "
+          + "setting recorded there are used, so no entry and no other option may be given with it. The rounds "
+          + "complete in the file are kept; the first incomplete one is measured again from its start (its partial "
+          + "runs dropped), then the rest, each round in the order its seed gives. Every entry is prepared again "
+          + "(new processes: build, start, conformance, warm-up); the break is recorded in results.json and the "
+          + "fairness review. Refused when the run is complete, or the method version, the checkout's commit, an "
+          + "entry's files or the machine (CPU, cores, kernel, runtime) changed.")
+  Path resume;
+
   @Override
   public Integer call() throws Exception {
     return execute(mode);
@@ -149,6 +167,9 @@ public class RunCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     FairbenchPaths paths = FairbenchPaths.detect();
+    if (resume != null) {
+      return resume(out, err, paths);
+    }
     Defaults.Profile profile = Defaults.forThisMachine();
     RunConfig config;
     try {
@@ -180,7 +201,55 @@ public class RunCommand implements Callable<Integer> {
     RunSession.Request request = new RunSession.Request(entries, impls.catalog(paths), paths.root().resolve("calibration"),
         Defaults.CALIBRATION, config, dir, limitOptions::runtime,
         (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg),
-        !noBaselines);
+        !noBaselines, limitOptions.serverHost == null ? "" : limitOptions.serverHost,
+        limitOptions.serverAddress == null ? "" : limitOptions.serverAddress, null);
+    return finish(request, out, err);
+  }
+
+  /** `run --resume DIR`: the stopped run's recorded entries and settings, continued in its folder. */
+  private int resume(PrintWriter out, PrintWriter err, FairbenchPaths paths) throws Exception {
+    List<String> others = spec.commandLine().getParseResult().matchedOptions().stream()
+        .map(CommandLine.Model.OptionSpec::longestName).filter(name -> !name.equals("--resume")).distinct().toList();
+    if (!others.isEmpty() || !entries.isEmpty()) {
+      return refuse(err, "--resume continues a run with the entries and settings it recorded; it takes no "
+          + (others.isEmpty() ? "entries" : "other option") + " (given: "
+          + String.join(" ", others.isEmpty() ? entries : others) + ")");
+    }
+    Resumption from;
+    try {
+      from = Resumption.read(resume);
+    } catch (RunSession.PreflightException e) {
+      return refuse(err, "cannot resume: " + e.getMessage());
+    }
+    Invocation recorded = from.invocation();
+    limitOptions.runtime = recorded.runtime().startsWith("docker") ? "docker" : recorded.runtime();
+    limitOptions.serverHost = recorded.serverHost().isEmpty() ? null : recorded.serverHost();
+    limitOptions.serverAddress = recorded.serverAddress().isEmpty() ? null : recorded.serverAddress();
+    EntryCatalog catalog;
+    try {
+      catalog = EntryCatalog.load(Path.of(recorded.impls()));
+    } catch (IllegalArgumentException e) {
+      return refuse(err, "cannot resume: the run's entries were read from " + recorded.impls() + ": " + e.getMessage());
+    }
+    RunSession.Request request = new RunSession.Request(recorded.selectors(), catalog,
+        paths.root().resolve("calibration"), Defaults.CALIBRATION, recorded.config(), from.resultsFile().getParent(),
+        limitOptions::runtime,
+        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg),
+        recorded.baselines(), recorded.serverHost(), recorded.serverAddress(), from);
+    try {
+      return finish(request, out, err);
+    } catch (RunSession.PreflightException e) {
+      return refuse(err, e.getMessage());
+    }
+  }
+
+  private int refuse(PrintWriter err, String message) {
+    err.println("fairbench " + spec.name() + ": " + message);
+    err.flush();
+    return ExitCodes.USAGE;
+  }
+
+  private int finish(RunSession.Request request, PrintWriter out, PrintWriter err) throws Exception {
     RunSession.Outcome outcome;
     try {
       outcome = RunSession.run(request, new ProgressPrinter(err), err);
@@ -190,7 +259,17 @@ public class RunCommand implements Callable<Integer> {
       err.flush();
       return ExitCodes.USAGE;
     } catch (RunSession.PreflightException e) {
+      if (request.resume() != null) {
+        throw e;
+      }
       throw new UsageException(e.getMessage());
+    } catch (RunSession.ResultsWriteException e) {
+      boolean kept = java.nio.file.Files.exists(e.file());
+      err.println("fairbench " + spec.name() + ": " + e.getMessage() + "; measuring stopped and every server stopped"
+          + (kept ? "; " + e.file() + " holds the last complete results (continue with --resume "
+              + e.file().getParent() + " once it can be written)" : ""));
+      err.flush();
+      return ExitCodes.FAILED;
     }
     long measured = outcome.results().measuredServers().stream().filter(e -> e.status() == EntryStatus.MEASURED).count();
     out.printf("Measured %d of %d entries.%n", measured, outcome.results().measuredServers().size());

@@ -90,7 +90,7 @@ public final class Derivation {
     }
     List<RoundRecord> rounds = withFactors(document.rounds(), blocks);
     return new ResultsDocument(document.schemaVersion(), document.methodVersion(), document.environment(),
-        document.method(), rounds, calibration, document.breaks(), entries);
+        document.method(), rounds, calibration, document.breaks(), entries, document.invocation());
   }
 
   static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration) {
@@ -223,7 +223,7 @@ public final class Derivation {
         : "NOT moved off the server's CPUs: taskset failed or a thread stayed; the orchestrator may have taken server CPU time";
     return new ResultsDocument(header.schemaVersion(), header.methodVersion(),
         header.environment() == null ? null : header.environment().withOrchestratorPlacement(placement), header.method(),
-        header.rounds(), header.calibration(), header.breaks(), header.entries());
+        header.rounds(), header.calibration(), header.breaks(), header.entries(), header.invocation());
   }
 
   static double median(List<Double> values) {

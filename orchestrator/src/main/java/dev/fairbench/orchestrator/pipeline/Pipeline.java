@@ -85,6 +85,23 @@ public final class Pipeline {
   private final List<Slot> slots = new ArrayList<>();
   private final List<Cell> cells = new ArrayList<>();
   private final List<RoundRecord> rounds = new ArrayList<>();
+  /** The run this one continues; null for a fresh run. */
+  private Resumption resumption;
+  /** A resumed run leaves the file it continues as it is until the kept runs are in its cells. */
+  private boolean mayWrite = true;
+
+  /** Writes the results file (package-private seam: a test makes it fail after some writes). */
+  interface ResultsWriter {
+    void write(ResultsDocument document, Path file) throws IOException;
+  }
+
+  /** Told after each visit's results are written (package-private seam: a test stops the run there). */
+  interface VisitHook {
+    void written(int round, int visitsInRound);
+  }
+
+  static volatile ResultsWriter resultsWriter = ResultsJson::write;
+  static volatile VisitHook afterVisit = (round, visits) -> {};
 
   /**
    * @param wrk         the throughput load generator; null when only conformance runs
@@ -104,6 +121,16 @@ public final class Pipeline {
   }
 
   /**
+   * Continues the run of {@code from}: every entry is prepared again (new processes), the runs of
+   * its complete rounds are kept, and the rounds are measured from {@link Resumption#fromRound()}.
+   */
+  public Pipeline resuming(Resumption from) {
+    this.resumption = from;
+    this.mayWrite = false;
+    return this;
+  }
+
+  /**
    * @param calibration the calibration server, prepared and measured like an entry; empty for none
    */
   public ResultsDocument run(List<Selection> selections, Optional<Selection> calibration) throws InterruptedException {
@@ -117,6 +144,9 @@ public final class Pipeline {
       for (Slot slot : slots) {
         slot.stop();
       }
+    }
+    if (resumption != null && !mayWrite) {
+      keepRunsBeforeTheBreak(); // no cell was measured after the break: the rounds before it stay
     }
     ResultsDocument done = Derivation.derive(document(), config);
     write(done);
@@ -143,7 +173,10 @@ public final class Pipeline {
         // Kept running for the rounds; frozen so it takes no CPU while the others are built and measured.
         slot.freeze();
       }
-      if (config.benchmark() && slot.server != null && slot.role != Role.CALIBRATION && !slot.status.failed()) {
+      Optional<EntryResult> before = previousEntry(slot.id());
+      if (before.isPresent() && before.get().startup() != null && slot.server != null && !slot.status.failed()) {
+        slot.startup = before.get().startup(); // measured before the break, on fresh starts too: kept
+      } else if (config.benchmark() && slot.server != null && slot.role != Role.CALIBRATION && !slot.status.failed()) {
         // Fresh starts of the built entry (the kept server stays frozen meanwhile): start time, memory, size.
         slot.startup = StartupMeasurement.measure(runtime, selection.variant().orElseThrow(), config.limits(),
             new StartupMeasurement.Options(config.startups(), true, 200));
@@ -256,7 +289,7 @@ public final class Pipeline {
     }
     try {
       warmUp(live);
-      for (int round = 1; round <= config.rounds(); round++) {
+      for (int round = resumption == null ? 1 : resumption.fromRound(); round <= config.rounds(); round++) {
         runRound(round, meter, probe);
       }
     } finally {
@@ -309,7 +342,58 @@ public final class Pipeline {
       }
     }
     addLadderCells(live);
+    if (resumption != null) {
+      keepRunsBeforeTheBreak();
+    }
     save();
+  }
+
+  private static final String FAILED_BEFORE = "failed before the break: ";
+
+  /**
+   * A resumed run's cells take the runs of the rounds complete before the break (their rate, too,
+   * so a cell stays one cell); a cell that had failed stays failed with its reason; a cell new since
+   * (its entry was not measured then) counts only the rounds from the break on.
+   */
+  private void keepRunsBeforeTheBreak() {
+    for (Cell cell : cells) {
+      Optional<CellResult> before = previousCell(cell);
+      if (before.isEmpty()) {
+        cell.firstRound = resumption.fromRound();
+        continue;
+      }
+      List<RunRecord> kept = resumption.keptRuns(before.get());
+      cell.runs.addAll(0, kept);
+      if (before.get().status() == CellStatus.FAILED || before.get().status() == CellStatus.PARTIAL) {
+        if (!cell.failed()) {
+          String why = before.get().reason();
+          cell.fail(why.startsWith(FAILED_BEFORE) ? why : FAILED_BEFORE + why);
+        }
+        continue;
+      }
+      if (cell.rate != null && !cell.failed()) {
+        kept.stream().filter(r -> r.rate() != null).findFirst().ifPresent(r -> cell.targetRate = r.rate().targetRate());
+      }
+    }
+    for (RoundRecord round : resumption.previous().rounds()) {
+      if (round.index() < resumption.fromRound()) {
+        rounds.add(round);
+        roundStarts.put(round.index(), round.started());
+      }
+    }
+    mayWrite = true;
+  }
+
+  private Optional<EntryResult> previousEntry(String id) {
+    return resumption == null ? Optional.empty()
+        : resumption.previous().entries().stream().filter(e -> e.id().equals(id)).findFirst();
+  }
+
+  private Optional<CellResult> previousCell(Cell cell) {
+    return previousEntry(cell.slot.id()).flatMap(e -> e.cells().stream()
+        .filter(c -> c.endpoint().equals(cell.endpoint.wireName()) && c.kind() == cell.kind
+            && c.rate().equals(cell.rate == null ? "" : cell.rate.wireName()))
+        .findFirst());
   }
 
   /**
@@ -390,6 +474,7 @@ public final class Pipeline {
       rounds.removeIf(r -> r.index() == round);
       rounds.add(new RoundRecord(round, roundStart(round), visitedNames, probed.orElse(null), 0));
       save();
+      afterVisit.written(round, i + 1);
     }
     rounds.removeIf(r -> r.index() == round);
     rounds.add(new RoundRecord(round, roundStart(round), visitedNames, probed.orElse(null), 0));
@@ -562,22 +647,37 @@ public final class Pipeline {
     List<EntryResult> entries = new ArrayList<>();
     for (Slot slot : slots) {
       List<CellResult> own = cells.stream().filter(c -> c.slot == slot).map(Cell::result).toList();
+      if (own.isEmpty() && resumption != null && slot.status.failed()) {
+        own = keptCellsOfUnprepared(slot);
+      }
       entries.add(slot.result(own));
     }
     return new ResultsDocument(header.schemaVersion(), header.methodVersion(), header.environment(), header.method(),
         rounds.stream().sorted(java.util.Comparator.comparingInt(RoundRecord::index)).toList(), null, header.breaks(),
-        entries);
+        entries, header.invocation());
+  }
+
+  /** An entry that could not be prepared again after the break keeps the runs measured before it. */
+  private List<CellResult> keptCellsOfUnprepared(Slot slot) {
+    return previousEntry(slot.id()).map(e -> e.cells().stream().map(c -> {
+      List<RunRecord> kept = resumption.keptRuns(c);
+      return new CellResult(c.endpoint(), c.kind(), c.rate(),
+          kept.stream().anyMatch(RunRecord::counted) ? CellStatus.PARTIAL : CellStatus.FAILED,
+          "not measured after the break: " + slot.reason, kept, null, c.workers(), List.of());
+    }).toList()).orElse(List.<CellResult>of());
   }
 
   private void save() {
-    write(document());
+    if (mayWrite) {
+      write(document());
+    }
   }
 
   private void write(ResultsDocument document) {
     try {
-      ResultsJson.write(document, resultsFile);
+      resultsWriter.write(document, resultsFile);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the results to " + resultsFile, e);
+      throw new RunSession.ResultsWriteException(resultsFile, e);
     }
   }
 
@@ -714,6 +814,8 @@ public final class Pipeline {
     WorkerObservation workers;
     String reason = "";
     boolean failed;
+    /** The first round this cell is measured in: 1, or the round a resumed run began with for a cell new then. */
+    int firstRound = 1;
 
     Cell(Slot slot, Endpoint endpoint, RateSpec rate) {
       this(slot, endpoint, rate, rate == null ? CellKind.THROUGHPUT : CellKind.RATE);
@@ -749,7 +851,7 @@ public final class Pipeline {
         status = runs.stream().anyMatch(RunRecord::counted) ? CellStatus.PARTIAL : CellStatus.FAILED;
       } else {
         long rounds = runs.stream().filter(RunRecord::counted).count();
-        status = rounds >= config.rounds() ? CellStatus.MEASURED : CellStatus.PENDING;
+        status = rounds >= config.rounds() - (firstRound - 1) ? CellStatus.MEASURED : CellStatus.PENDING;
       }
       return new CellResult(endpoint.wireName(), kind, rate == null ? "" : rate.wireName(), status, reason, runs, null,
           workers, List.of());

@@ -14,6 +14,7 @@ import dev.fairbench.orchestrator.load.WrkLoadGenerator;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.results.Invocation;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.io.IOException;
@@ -26,8 +27,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -43,6 +47,8 @@ public final class RunSession {
   public static final Path LOCK = Path.of(System.getProperty("java.io.tmpdir"), "fairbench-run.lock");
   /** Below this much free space in the output folder a run refuses to start. */
   static final long MIN_FREE_BYTES = 64L << 20;
+  /** The probe file written and deleted in the output folder before anything starts. */
+  static final int PROBE_BYTES = 4 << 20;
 
   /**
    * @param selectors     what the user typed (empty: every entry); unavailable entries are then not failures
@@ -51,6 +57,9 @@ public final class RunSession {
    * @param output        the run's folder; must not hold a results.json
    * @param runtimeFactory makes the runtime, given the folder for logs
    * @param baselines      false: leave out the entries of kind baseline (run --no-baselines)
+   * @param serverHost     --server-host as given (recorded for --resume); empty for none
+   * @param serverAddress  --server-address as given; empty for none
+   * @param resume         the stopped run this one continues (its folder is the output); null for a fresh run
    */
   public record Request(
       List<String> selectors,
@@ -61,7 +70,17 @@ public final class RunSession {
       Path output,
       Function<Path, ServerRuntime> runtimeFactory,
       EnvironmentFactory environment,
-      boolean baselines) {}
+      boolean baselines,
+      String serverHost,
+      String serverAddress,
+      Resumption resume) {
+    public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
+        RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
+        boolean baselines) {
+      this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
+          "", "", null);
+    }
+  }
 
   /** Builds the environment block once the runtime and the load generator are known. */
   @FunctionalInterface
@@ -80,6 +99,28 @@ public final class RunSession {
   public static final class MissingToolException extends PreflightException {
     public MissingToolException(String message) {
       super(message);
+    }
+  }
+
+  /**
+   * The results file could not be written mid-run (disk full, folder gone): the run stops measuring,
+   * stops every server, and the last results file written stays as it was.
+   */
+  public static final class ResultsWriteException extends RuntimeException {
+    private final Path file;
+
+    public ResultsWriteException(Path file, IOException cause) {
+      super("cannot write the results to " + file + ": " + describe(cause), cause);
+      this.file = file;
+    }
+
+    public Path file() {
+      return file;
+    }
+
+    private static String describe(IOException e) {
+      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      return e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason() : message;
     }
   }
 
@@ -124,22 +165,50 @@ public final class RunSession {
         throw new MissingToolException("unavailable: " + e.getMessage());
       }
     }
+    Resumption resume = request.resume();
     Path dir = request.output().toAbsolutePath().normalize();
     Path resultsFile = dir.resolve("results.json");
-    prepareOutput(dir, resultsFile);
+    prepareOutput(dir, resultsFile, resume != null);
     Optional<Selection> calibration = Optional.empty();
     if (config.benchmark() && config.calibration()) {
       calibration = calibrationSelection(request);
     }
+    Map<String, String> sources = new TreeMap<>();
+    for (Selection selection : calibration.isPresent() ? concat(selections, calibration.get()) : selections) {
+      Path entryDir = selection.variant().map(v -> v.dir())
+          .orElse(request.catalog().implsDir().resolve(selection.id()));
+      sources.put(selection.id(), EntrySources.digest(entryDir));
+    }
     try (RunLock lock = config.benchmark() ? RunLock.acquire(LOCK) : RunLock.NONE) {
       ServerRuntime runtime = request.runtimeFactory().apply(dir.resolve("logs"));
       Instant now = Instant.now();
-      ResultsDocument header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION,
-          request.environment().make(now, runtime, loadGenerator, config),
-          new ResultsDocument.Method(config.kind(), config.rounds(), config.seed(), config.rewarm().toMillis() / 1e3,
-              config.rates().stream().map(r -> r.wireName()).toList(), config.disturbanceThreshold(), config.pipeline(),
-              config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
-          List.of(), null, List.of(), List.of());
+      Environment environment = request.environment().make(now, runtime, loadGenerator, config);
+      ResultsDocument header;
+      if (resume == null) {
+        header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION, environment,
+            new ResultsDocument.Method(config.kind(), config.rounds(), config.seed(), config.rewarm().toMillis() / 1e3,
+                config.rates().stream().map(r -> r.wireName()).toList(), config.disturbanceThreshold(), config.pipeline(),
+                config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
+            List.of(), null, List.of(), List.of(),
+            new Invocation(config, request.selectors(), request.baselines(), request.catalog().implsDir().toString(),
+                runtime.name(), request.serverHost(), request.serverAddress(), sources));
+      } else {
+        // Before any server starts: the same checkout, entries and machine as the run being continued.
+        resume.checkCheckout(environment == null ? "unknown" : environment.gitCommit(),
+            environment != null && environment.gitDirty(), sources);
+        if (environment != null) {
+          resume.checkEnvironment(environment);
+        }
+        ResultsDocument before = resume.previous();
+        List<String> breaks = new ArrayList<>(before.breaks());
+        breaks.add(resume.breakRecord(now));
+        header = new ResultsDocument(before.schemaVersion(), before.methodVersion(), before.environment(), before.method(),
+            List.of(), null, breaks, List.of(), before.invocation());
+        err.printf(Locale.ROOT, "fairbench run: resuming %s from round %d of %d (results last written %s%s); "
+                + "every entry is prepared again%n", resultsFile, resume.fromRound(), config.rounds(), resume.lastWritten(),
+            resume.droppedRuns() == 0 ? "" : "; " + resume.droppedRuns() + " partial run"
+                + (resume.droppedRuns() == 1 ? "" : "s") + " of round " + resume.fromRound() + " dropped");
+      }
       if (config.benchmark()) {
         List<VisitBudget.Server> servers = new java.util.ArrayList<>();
         for (Selection selection : selections) {
@@ -161,8 +230,11 @@ public final class RunSession {
         }
         err.flush();
       }
-      ResultsDocument results = new Pipeline(config, runtime, wrk, oha, listener, header, resultsFile)
-          .run(selections, calibration);
+      Pipeline pipeline = new Pipeline(config, runtime, wrk, oha, listener, header, resultsFile);
+      if (resume != null) {
+        pipeline.resuming(resume);
+      }
+      ResultsDocument results = pipeline.run(selections, calibration);
       Reports.Written written = config.benchmark() ? Reports.writeAll(results, dir) : null;
       boolean failed = false;
       for (EntryResult entry : results.entries()) {
@@ -184,22 +256,59 @@ public final class RunSession {
     }
   }
 
-  /** The output folder exists, is writable, has room, and holds no earlier results. */
-  static void prepareOutput(Path dir, Path resultsFile) {
-    if (Files.exists(resultsFile)) {
+  private static List<Selection> concat(List<Selection> selections, Selection more) {
+    List<Selection> all = new ArrayList<>(selections);
+    all.add(more);
+    return all;
+  }
+
+  /**
+   * The output folder exists, takes a probe file of a few MiB (written through to the disk, then
+   * deleted: permission bits do not stop root, a full or read-only disk does), has room, and holds
+   * no earlier results unless the run resumes them.
+   */
+  static void prepareOutput(Path dir, Path resultsFile, boolean resuming) {
+    if (!resuming && Files.exists(resultsFile)) {
       throw new PreflightException(resultsFile + " already exists; choose another --output");
     }
     try {
       Files.createDirectories(dir);
       Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
-      Files.delete(probe);
+      try {
+        probeWriter.write(probe, PROBE_BYTES);
+      } finally {
+        Files.deleteIfExists(probe);
+      }
       long free = Files.getFileStore(dir).getUsableSpace();
       if (free < MIN_FREE_BYTES) {
         throw new PreflightException(String.format(Locale.ROOT,
             "the output folder %s has %d MiB free; a run needs at least %d MiB", dir, free >> 20, MIN_FREE_BYTES >> 20));
       }
     } catch (IOException e) {
-      throw new PreflightException("cannot write to the output folder " + dir + ": " + e.getMessage());
+      String why = e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason()
+          : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new PreflightException("cannot write to the output folder " + dir + ": " + why
+          + " (a " + (PROBE_BYTES >> 20) + " MiB probe file); nothing was started");
+    }
+  }
+
+  /** Writes the preflight's probe file (package-private seam: a test makes it fail). */
+  interface ProbeWriter {
+    void write(Path file, int bytes) throws IOException;
+  }
+
+  static volatile ProbeWriter probeWriter = RunSession::writeProbe;
+
+  static void writeProbe(Path file, int bytes) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer chunk = java.nio.ByteBuffer.allocate(1 << 20);
+      for (int written = 0; written < bytes; written += chunk.capacity()) {
+        chunk.clear();
+        while (chunk.hasRemaining()) {
+          channel.write(chunk);
+        }
+      }
+      channel.force(true);
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param rounds        one record per round, in order
  * @param calibration   what the calibration server showed; null when none ran
  * @param breaks        resumptions: a run that stopped and was continued with fresh servers
+ * @param invocation    the run as asked, what `run --resume` repeats; null in files written before it
  */
 public record ResultsDocument(
     int schemaVersion,
@@ -22,11 +23,14 @@ public record ResultsDocument(
     List<RoundRecord> rounds,
     Calibration calibration,
     List<String> breaks,
-    List<EntryResult> entries) {
+    List<EntryResult> entries,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    Invocation invocation) {
   public static final int SCHEMA_VERSION = 2;
   /** Shuffled rounds over servers kept running and frozen between visits, calibrated in-run. */
   public static final String METHOD_VERSION = "rounds-1";
 
+  @com.fasterxml.jackson.annotation.JsonCreator
   public ResultsDocument {
     methodVersion = methodVersion == null ? "" : methodVersion;
     rounds = rounds == null ? List.of() : List.copyOf(rounds);
@@ -34,8 +38,15 @@ public record ResultsDocument(
     entries = List.copyOf(entries);
   }
 
+  /** A document without a recorded invocation (fixtures, and documents made from others). */
+  public ResultsDocument(int schemaVersion, String methodVersion, Environment environment, Method method,
+      List<RoundRecord> rounds, Calibration calibration, List<String> breaks, List<EntryResult> entries) {
+    this(schemaVersion, methodVersion, environment, method, rounds, calibration, breaks, entries, null);
+  }
+
   public ResultsDocument withEntries(List<EntryResult> newEntries) {
-    return new ResultsDocument(schemaVersion, methodVersion, environment, method, rounds, calibration, breaks, newEntries);
+    return new ResultsDocument(schemaVersion, methodVersion, environment, method, rounds, calibration, breaks, newEntries,
+        invocation);
   }
 
   /** The framework entries: what the main tables rank (neither baselines nor the calibration server). */

@@ -1,0 +1,36 @@
+package dev.fairbench.orchestrator.results;
+
+import dev.fairbench.orchestrator.config.RunConfig;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run as it was asked, recorded so that `run --resume` continues it with the same settings and
+ * can tell whether the entries changed since.
+ *
+ * @param config        every setting of the run, as the run used it
+ * @param selectors     the entries as named on the command line (empty: every entry)
+ * @param baselines     false: --no-baselines
+ * @param impls         the folder the entries were read from
+ * @param runtime       where the servers ran: native, docker or docker-remote (auto already resolved)
+ * @param serverHost    --server-host as given; empty for none
+ * @param serverAddress --server-address as given; empty for none
+ * @param sources       each selected entry's (and the calibration server's) folder content, by id:
+ *                      "sha256:" over its files' paths and bytes (build output left out)
+ */
+public record Invocation(
+    RunConfig config,
+    List<String> selectors,
+    boolean baselines,
+    String impls,
+    String runtime,
+    String serverHost,
+    String serverAddress,
+    Map<String, String> sources) {
+  public Invocation {
+    selectors = selectors == null ? List.of() : List.copyOf(selectors);
+    serverHost = serverHost == null ? "" : serverHost;
+    serverAddress = serverAddress == null ? "" : serverAddress;
+    sources = sources == null ? Map.of() : Map.copyOf(sources);
+  }
+}

@@ -128,8 +128,11 @@ public final class Derivation {
     CellStats.RateStats rate = null;
     if (cell.kind().constantRate()) {
       List<RunRecord.RateRecord> rr = runs.stream().map(RunRecord::rate).filter(r -> r != null).toList();
+      long scheduledTotal = rr.stream().mapToLong(RunRecord.RateRecord::scheduled).sum();
+      long okTotal = rr.stream().mapToLong(RunRecord.RateRecord::ok).sum();
+      // Over every round, as the table says: one round that dropped requests is not hidden by a median.
       rate = new CellStats.RateStats(Statistics.median(rr.stream().map(RunRecord.RateRecord::targetRate).toList()),
-          Statistics.median(rr.stream().map(RunRecord.RateRecord::successRate).toList()),
+          scheduledTotal == 0 ? 1 : (double) okTotal / scheduledTotal,
           rr.stream().mapToLong(RunRecord.RateRecord::scheduled).sum(), rr.stream().mapToLong(RunRecord.RateRecord::ok).sum(),
           runs.stream().mapToLong(RunRecord::non2xx).sum(), runs.stream().mapToLong(r -> r.socketErrors().total()).sum(),
           rr.stream().mapToLong(RunRecord.RateRecord::unsent).sum());

@@ -139,4 +139,22 @@ class QualityTest {
         .satisfies(d -> assertThat(d.text()).isEqualTo("not measured: correctness check: got 500"));
     assertThat(Quality.trustworthy(failed)).isFalse();
   }
+
+  /** A constant-rate run of 10 s at 5,000 req/s in which {@code unsent} requests were never sent. */
+  private static RunRecord rateRun(int round, long unsent) {
+    long scheduled = 50_000;
+    long ok = scheduled - unsent;
+    return new RunRecord(round, 1, true, ok, 10, ok / 10.0, 0, 0, new RunRecord.SocketErrors(0, 0, 0, 0),
+        new RunRecord.LatencyRecord(300, 400, 700, 900, 1200, 320), ok * 50e-6, 40L << 20, 60L << 20, 0.2, 0.1,
+        RunRecord.Disturbance.NONE, new RunRecord.RateRecord(5000, scheduled, ok, ok, java.util.Map.of("200", ok),
+            java.util.Map.of(), unsent, false, (double) ok / scheduled, ok / 10.0));
+  }
+
+  @Test
+  void aRateCellsSuccessCountsEveryScheduledRequestOfEveryRoundNotTheMedianRound() {
+    CellResult cell = derived(new CellResult("json", CellKind.RATE, "5000", CellStatus.MEASURED, "",
+        List.of(rateRun(1, 776), rateRun(2, 5), rateRun(3, 4)), null, null, List.of()));
+    assertThat(cell.stats().rate().successRate()).isCloseTo(1 - 785 / 150_000.0, org.assertj.core.api.Assertions.within(1e-12));
+    assertThat(cell.flags()).as("99.48%% is below 99.9%%").contains(Flag.INVALID);
+  }
 }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Render a results.json as a Markdown report, and optionally as HTML and a fairness review.",
     description = {
-      "The trust line, req/s per endpoint per entry (as in seed 000) with each median's 95% interval, the",
+      "The trust line, req/s per endpoint per entry (as in seed 000) with each median's 95%% interval, the",
       "calibration and baseline rows, ratios to the calibration, CPU per request, the constant-rate and",
       "ladder tables, start times and memory, per cell details, the rounds, what was not measured,",
       "conformance and the environment (docs/REPORTS.md). The fairness review's facts come from the",

@@ -447,7 +447,10 @@ public final class Pipeline {
         record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
             after, meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()));
       }
-      slot.memory.unwatch();
+      List<RunRecord.RssSample> rss = slot.memory.unwatch();
+      if (cell.kind.constantRate()) {
+        record = record.withRssSamples(rss); // a soak's RSS slope comes from these (RssTrends)
+      }
       if (!server.isAlive()) {
         cell.runs.add(record);
         failAllOf(slot);
@@ -489,7 +492,8 @@ public final class Pipeline {
   private static RunRecord uncounted(RunRecord r) {
     return new RunRecord(r.round(), r.visit(), false, r.requests(), r.durationSeconds(), r.requestsPerSecond(), r.bytes(),
         r.non2xx(), r.socketErrors(), r.latencyMicros(), r.serverCpuSeconds(), r.serverPeakRssBytes(),
-        r.serverMemoryPeakBytes(), r.clientCpuSeconds(), r.clientCpuUtilisation(), r.disturbance(), r.rate());
+        r.serverMemoryPeakBytes(), r.clientCpuSeconds(), r.clientCpuUtilisation(), r.disturbance(), r.rate(),
+        r.rssSamples());
   }
 
   private void checkAlive(Slot slot, String when) {

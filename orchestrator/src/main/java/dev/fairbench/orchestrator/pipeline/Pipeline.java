@@ -38,6 +38,7 @@ import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.ClockTicks;
 import dev.fairbench.orchestrator.runtime.FreezeTiming;
+import dev.fairbench.orchestrator.runtime.OpenFileLimit;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
@@ -181,6 +182,7 @@ public final class Pipeline {
     slot.memory.idle();
     slot.versions = EnvironmentProbe.versions(variant);
     slot.limitsReadBack = server.limitsReadBack();
+    slot.openFiles = server.openFiles().orElse(null);
     listener.serverReady(variant.id(), server.baseUrl().toString());
     if (slot.role == Role.CALIBRATION) {
       // The calibration server answers three endpoints with fixed bodies; the correctness check of each
@@ -594,6 +596,7 @@ public final class Pipeline {
     Map<String, String> versions;
     ConformanceSummary conformance;
     String limitsReadBack = "";
+    OpenFileLimit openFiles;
     List<String> acceptedFailures = List.of();
     String brokenReason;
     final List<Double> freezeMillis = new ArrayList<>();
@@ -700,7 +703,7 @@ public final class Pipeline {
           v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
               .orElse(EntryResult.Facts.NONE), standsOn(),
           startup == null || memory == null || !config.benchmark() ? startup
-              : startup.withMemory(memory.figures("the measured runs")));
+              : startup.withMemory(memory.figures("the measured runs")), openFiles);
     }
   }
 

@@ -88,11 +88,14 @@ class DockerRuntimeTest {
   void limitsReadBackNamesEveryDifference() {
     Limits asked = new Limits("1", "0", 512 * MIB, 1);
 
-    assertThat(new LimitsReadBack("1", 512 * MIB, 512 * MIB).differences(asked)).isEmpty();
-    assertThat(new LimitsReadBack("0-1", 512 * MIB, -1).differences(asked))
+    OpenFileLimit nofile = new OpenFileLimit(8192, 8192, "docker inspect HostConfig.Ulimits");
+    assertThat(new LimitsReadBack("1", 512 * MIB, 512 * MIB, nofile).differences(asked)).isEmpty();
+    assertThat(new LimitsReadBack("0-1", 512 * MIB, -1, nofile).differences(asked))
         .isEqualTo("cpuset 0-1 instead of 1; memory+swap -1 instead of 536870912 bytes");
-    assertThat(new LimitsReadBack(null, 0, 0).differences(asked))
-        .contains("cpuset null instead of 1", "memory 0 instead of 536870912 bytes");
+    assertThat(new LimitsReadBack(null, 0, 0, null).differences(asked))
+        .contains("cpuset null instead of 1", "memory 0 instead of 536870912 bytes", "nofile unset instead of 8192:8192");
+    assertThat(new LimitsReadBack("1", 512 * MIB, 512 * MIB, new OpenFileLimit(1024, 4096, "x")).differences(asked))
+        .isEqualTo("nofile 1024:4096 instead of 8192:8192");
   }
 
   @Test

@@ -60,6 +60,7 @@ class SoakTest {
         "--endpoints", "json", "--no-calibration", "--startups", "1", "--seed", "5", "--output",
         output.resolve("run").toString());
     stderr = err.toString();
+    assertThat(output.resolve("run/results.json")).as(stderr).exists();
     results = ResultsJson.read(output.resolve("run/results.json"));
     entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
   }

@@ -90,10 +90,12 @@ class LeakDoubtTest {
   void theRateTablesShowTheSlopeOnlyWhenARunWasLongEnough() {
     ResultsDocument soak = soak(rateCell(600, t -> 30 * MIB + 2 * MIB * t / 60), rateCell(600, t -> 30 * MIB));
     String md = MarkdownReport.render(soak);
-    assertThat(md).contains("RSS slope MiB/min (window)").contains("| +2.00 (400 s) |").contains("| +0.00 (400 s) |")
-        .contains("leak: the memory grew 2.0 MiB/min");
+    assertThat(md).contains("RSS slope MiB/min (window)").contains("| +2.00 (400 s) | leak |")
+        .contains("| +0.00 (400 s) |  |");
     String html = HtmlReport.render(soak, FairnessReview.of(soak));
-    assertThat(html).contains("<th>RSS slope MiB/min (window)</th>").contains("<td>+2.00 (400 s)</td>");
+    assertThat(html).contains("<th>RSS slope MiB/min (window)</th>").contains("<td>+2.00 (400 s)</td>")
+        .contains("leak: the memory grew 2.0 MiB/min");
+    assertThat(FairnessReview.of(soak).toMarkdown()).contains("json@80%: leak: the memory grew 2.0 MiB/min");
 
     ResultsDocument shortRun = soak(rateCell(30, t -> 30 * MIB));
     assertThat(MarkdownReport.render(shortRun)).contains("## Constant rate").doesNotContain("RSS slope");

@@ -162,7 +162,14 @@ class DockerRuntimeTest {
         assertThat(inspect.getHostConfig().getNetworkMode()).isEqualTo("host");
         assertThat(inspect.getConfig().getEnv()).contains("HOST=127.0.0.1", "PORT=18811", "WORKERS=1");
         assertThat(inspect.getConfig().getLabels()).containsEntry(DockerRuntime.LABEL_ENTRY, "tiny-python");
-        assertThat(docker.limitsReadBack()).isEqualTo("cpuset 1, memory 268435456 B, memory+swap 268435456 B");
+        assertThat(docker.limitsReadBack())
+            .isEqualTo("cpuset 1, memory 268435456 B, memory+swap 268435456 B, nofile=8192:8192");
+        assertThat(inspect.getHostConfig().getUlimits()).extracting(u -> u.getName() + "=" + u.getSoftLong() + ":" + u.getHardLong())
+            .containsExactly("nofile=8192:8192");
+        assertThat(docker.openFiles()).hasValueSatisfying(l -> {
+          assertThat(l.is(8192)).isTrue();
+          assertThat(l.source()).isEqualTo("/proc/1/limits of the container");
+        });
         String base = DockerServer.imageLabels(client(), "python:3.11-slim-bookworm").get(DockerRuntime.LABEL_OFFLINE_BASE);
         assertThat(docker.offlineBase()).isEqualTo(Optional.ofNullable(base));
 

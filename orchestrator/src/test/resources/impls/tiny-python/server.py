@@ -5,6 +5,8 @@ whole pipeline from a folder of their own. The variant "wrong-json" breaks GET /
 TINY_FAULT (with TINY_FAULT_AFTER, a count of GET /json requests) makes it fail in the middle of
 a benchmark, as the fault fixtures under ../../faults/ ask: "die" SIGKILLs the process, "grow"
 keeps 1 MiB more per request until the memory limit's OOM killer ends it, "hang" SIGSTOPs it.
+"leak" keeps TINY_LEAK_BYTES (default 16 KiB) more per request and goes on answering: a slow leak, as
+a soak must flag.
 """
 
 import json
@@ -19,6 +21,7 @@ MAX_BODY = 1024 * 1024
 BREAK = os.environ.get("TINY_BREAK", "")
 FAULT = os.environ.get("TINY_FAULT", "")
 FAULT_AFTER = int(os.environ.get("TINY_FAULT_AFTER", "0"))
+LEAK_BYTES = int(os.environ.get("TINY_LEAK_BYTES", "16384"))
 json_requests = 0
 kept = []
 
@@ -32,6 +35,8 @@ def maybe_fail():
         os.kill(os.getpid(), signal.SIGKILL)
     elif FAULT == "grow":
         kept.append(bytearray(1024 * 1024))
+    elif FAULT == "leak":
+        kept.append(b"\xff" * LEAK_BYTES)  # written, so resident: no zero page stands in for it
     elif FAULT == "hang":
         os.kill(os.getpid(), signal.SIGSTOP)
 

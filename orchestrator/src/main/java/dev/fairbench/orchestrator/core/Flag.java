@@ -22,7 +22,12 @@ public enum Flag implements WireName {
   /** A rate cell whose achieved rate fell below the target: the server or the client could not keep up. */
   SATURATED("saturated", "⁸"),
   /** Measured although its entry FAILs conformance (run --accept-fail): not comparable with conformant entries. */
-  NON_CONFORMANT("non-conformant", "⁹");
+  NON_CONFORMANT("non-conformant", "⁹"),
+  /**
+   * A constant-rate cell whose server's memory kept growing after the warm-up part of its runs, over a
+   * window long enough to tell (a soak): a leak is suspected.
+   */
+  LEAK("leak", "¹⁰");
 
   private final String wireName;
   private final String mark;

@@ -147,7 +147,8 @@ public final class Derivation {
         Math.round(median(runs.stream().map(r -> (double) r.latencyMicros().p999()).toList())),
         runs.stream().mapToLong(RunRecord::serverPeakRssBytes).max().orElse(0),
         runs.stream().mapToDouble(RunRecord::clientCpuUtilisation).max().orElse(0), serverUtilisation, littles,
-        requests == 0 ? 1 : (double) errors / requests, ratios, rate);
+        requests == 0 ? 1 : (double) errors / requests, ratios, rate,
+        cell.kind().constantRate() ? RssTrends.of(runs) : null);
     return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), stats,
         cell.workers(), cell.flags());
   }

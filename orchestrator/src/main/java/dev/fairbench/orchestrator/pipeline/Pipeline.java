@@ -37,6 +37,7 @@ import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.ClockTicks;
 import dev.fairbench.orchestrator.runtime.FreezeTiming;
+import dev.fairbench.orchestrator.runtime.OpenFileLimit;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
@@ -214,6 +215,7 @@ public final class Pipeline {
     // Where the server runs: in its image under Docker, not this machine's tools.
     slot.versions = runtime.versions(variant, server);
     slot.limitsReadBack = server.limitsReadBack();
+    slot.openFiles = server.openFiles().orElse(null);
     listener.serverReady(variant.id(), server.baseUrl().toString());
     if (slot.role == Role.CALIBRATION) {
       // The calibration server answers three endpoints with fixed bodies; the correctness check of each
@@ -534,7 +536,10 @@ public final class Pipeline {
         record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
             after, meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()));
       }
-      slot.memory.unwatch();
+      List<RunRecord.RssSample> rss = slot.memory.unwatch();
+      if (cell.kind.constantRate()) {
+        record = record.withRssSamples(rss); // a soak's RSS slope comes from these (RssTrends)
+      }
       if (!server.isAlive()) {
         cell.runs.add(record);
         failAllOf(slot);
@@ -576,7 +581,8 @@ public final class Pipeline {
   private static RunRecord uncounted(RunRecord r) {
     return new RunRecord(r.round(), r.visit(), false, r.requests(), r.durationSeconds(), r.requestsPerSecond(), r.bytes(),
         r.non2xx(), r.socketErrors(), r.latencyMicros(), r.serverCpuSeconds(), r.serverPeakRssBytes(),
-        r.serverMemoryPeakBytes(), r.clientCpuSeconds(), r.clientCpuUtilisation(), r.disturbance(), r.rate());
+        r.serverMemoryPeakBytes(), r.clientCpuSeconds(), r.clientCpuUtilisation(), r.disturbance(), r.rate(),
+        r.rssSamples());
   }
 
   private void checkAlive(Slot slot, String when) {
@@ -692,6 +698,7 @@ public final class Pipeline {
     Map<String, String> versions;
     ConformanceSummary conformance;
     String limitsReadBack = "";
+    OpenFileLimit openFiles;
     List<String> acceptedFailures = List.of();
     String brokenReason;
     final List<Double> freezeMillis = new ArrayList<>();
@@ -798,7 +805,7 @@ public final class Pipeline {
           v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
               .orElse(EntryResult.Facts.NONE), standsOn(),
           startup == null || memory == null || !config.benchmark() ? startup
-              : startup.withMemory(memory.figures("the measured runs")));
+              : startup.withMemory(memory.figures("the measured runs")), openFiles);
     }
   }
 

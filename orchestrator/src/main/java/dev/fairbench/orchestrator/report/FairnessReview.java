@@ -94,7 +94,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           entry.reason() == null ? "" : entry.reason(),
           new LinkedHashMap<>(entry.versions()),
           limitsApplied(env),
-          entry.limitsReadBack().isBlank() ? "not read back" : entry.limitsReadBack(),
+          readBack(entry),
           seen == null ? (env != null && env.topology() != null
               && Environment.Topology.TWO_HOSTS.equals(env.topology().layout()) && !entry.cells().isEmpty()
               ? "not observable remotely (the servers ran on a remote engine)" : "not observed (no cell was measured)")
@@ -108,6 +108,16 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results)));
     }
     return new FairnessReview(env, results.method(), results.breaks(), reviews);
+  }
+
+  /** The limits as read back, with the open-file limit (natively /proc/PID/limits, in Docker the container's). */
+  static String readBack(EntryResult entry) {
+    String text = entry.limitsReadBack();
+    if (entry.openFiles() != null && !text.contains("nofile")) {
+      text = (text.isBlank() ? "" : text + ", ") + "nofile=" + entry.openFiles().describe();
+    }
+    return text.isBlank() ? "not read back" : text + (entry.openFiles() == null ? "" : " (open files from "
+        + entry.openFiles().source() + ")");
   }
 
   static String limitsApplied(Environment env) {

@@ -223,6 +223,9 @@ public final class MarkdownReport {
 
   private static void rateTable(StringBuilder md, ResultsDocument document) {
     List<List<String>> rows = new ArrayList<>();
+    // A soak's column: the RSS slope, shown once some rate cell has a window long enough to judge.
+    boolean slopes = document.entries().stream().flatMap(e -> e.cells().stream())
+        .anyMatch(c -> c.kind() == CellKind.RATE && Quality.hasRssSlope(c));
     for (EntryResult entry : document.entries()) {
       for (CellResult cell : entry.cells()) {
         if (cell.kind() != CellKind.RATE) {
@@ -230,19 +233,27 @@ public final class MarkdownReport {
         }
         CellStats s = cell.stats();
         if (s == null || s.rate() == null) {
-          rows.add(List.of(entry.id(), cell.name(), cell.status().wireName() + ": " + cell.reason(), "", "", "", "", "",
-              "", "", ""));
+          List<String> row = new ArrayList<>(List.of(entry.id(), cell.name(), cell.status().wireName() + ": " + cell.reason(),
+              "", "", "", "", "", "", "", ""));
+          if (slopes) {
+            row.add(row.size() - 1, "");
+          }
+          rows.add(row);
           continue;
         }
         CellStats.RateStats r = s.rate();
-        rows.add(List.of(entry.id() + (entry.calibration() ? " (calibration)" : ""), cell.name(),
+        List<String> row = new ArrayList<>(List.of(entry.id() + (entry.calibration() ? " (calibration)" : ""), cell.name(),
             String.format(Locale.ROOT, "%,.0f / %,.0f", s.medianRequestsPerSecond(), r.targetRate()),
             String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.otherStatuses()),
             String.format(Locale.ROOT, "%,d", r.clientErrors()), String.format(Locale.ROOT, "%,d", r.unsent()),
             String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
             s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros(),
-            String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), interval(s.cpuInterval(), "%.2f")),
-            cell.flags().stream().map(Flag::wireName).collect(Collectors.joining(", "))));
+            String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), interval(s.cpuInterval(), "%.2f"))));
+        if (slopes) {
+          row.add(rssSlope(cell));
+        }
+        row.add(cell.flags().stream().map(Flag::wireName).collect(Collectors.joining(", ")));
+        rows.add(row);
       }
     }
     if (rows.isEmpty()) {
@@ -253,8 +264,23 @@ public final class MarkdownReport {
         + "correct answers; other statuses came from the server; client errors are requests sent without an answer "
         + "(refused, reset, timed out); unsent are requests the client could not send in time (seed 001's status 0). "
         + "Latency is measured from each request's scheduled time (coordinated omission corrected).\n\n");
-    table(md, List.of("Entry", "Cell", "achieved / target req/s", "2xx", "other statuses", "client errors", "unsent",
-        "success", "p50 / p99 / p99.9 µs", "CPU-µs/req [95% CI]", "flags"), rows);
+    List<String> header = new ArrayList<>(List.of("Entry", "Cell", "achieved / target req/s", "2xx", "other statuses",
+        "client errors", "unsent", "success", "p50 / p99 / p99.9 µs", "CPU-µs/req [95% CI]", "flags"));
+    if (slopes) {
+      md.append("RSS slope: the server's memory once a second, Theil–Sen slope after the first third of each run "
+          + "(median over runs), with the window it is taken over; shown for runs long enough to judge (a soak).\n\n");
+      header.add(header.size() - 1, "RSS slope MiB/min (window)");
+    }
+    table(md, header, rows);
+  }
+
+  /** "+2.41 (400 s)", or "—" for a cell whose window is too short to judge. */
+  public static String rssSlope(CellResult cell) {
+    if (!Quality.hasRssSlope(cell)) {
+      return "—";
+    }
+    CellStats.RssTrend t = cell.stats().rss();
+    return String.format(Locale.ROOT, "%+.2f (%.0f s)", t.slopeMibPerMinute(), t.windowSeconds());
   }
 
   private static List<List<String>> environmentRows(ResultsDocument document) {

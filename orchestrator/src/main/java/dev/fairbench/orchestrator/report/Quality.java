@@ -33,6 +33,9 @@ public final class Quality {
    * @param nearMemoryLimit      peak RSS above this share of the memory limit
    * @param rateAchieved         a rate cell achieving less than this share of its target is saturated
    * @param rateSuccess          a rate cell whose success rate (ok ÷ scheduled) is below this is invalid
+   * @param leakSlopeMibPerMinute a constant-rate cell whose memory grew faster than this after the warm-up ...
+   * @param leakGrowthShare      ... and by more than this share of its memory at the window's start ...
+   * @param leakMinWindowSeconds ... over a window at least this long is suspected of a leak (docs/ORCHESTRATOR.md, "Soak")
    */
   public record Thresholds(
       double intervalHalfWidth,
@@ -45,10 +48,17 @@ public final class Quality {
       double littlesLawHigh,
       double nearMemoryLimit,
       double rateAchieved,
-      double rateSuccess) {}
+      double rateSuccess,
+      double leakSlopeMibPerMinute,
+      double leakGrowthShare,
+      double leakMinWindowSeconds) {}
 
+  // The leak doubt: 1 MiB/min is the pace at which the 512 MiB limit is gone within a working day (8.5 h),
+  // and at 80% of a few thousand req/s it is a few bytes kept per request; 10% of the starting memory
+  // keeps a large runtime's slow heap drift (a JVM sizing its heap up by a few MiB) from being called a
+  // leak. Under 60 s after the warm-up a GC cycle or two can look like growth: short rate cells are not judged.
   public static final Thresholds THRESHOLDS =
-      new Thresholds(0.05, 0.95, 0.001, 0.90, 0.90, 0.90, 0.8, 1.25, 0.9, 0.95, 0.999);
+      new Thresholds(0.05, 0.95, 0.001, 0.90, 0.90, 0.90, 0.8, 1.25, 0.9, 0.95, 0.999, 1.0, 0.10, 60);
 
   private Quality() {}
 
@@ -58,11 +68,15 @@ public final class Quality {
 
   /** The flags of a cell whose stats are derived. */
   public static List<Flag> flags(CellResult cell, Context context) {
+    return flags(cell, context, THRESHOLDS);
+  }
+
+  /** The flags with other thresholds (tests: a leak window of seconds rather than a minute). */
+  public static List<Flag> flags(CellResult cell, Context context, Thresholds t) {
     CellStats s = cell.stats();
     if (s == null) {
       return List.of();
     }
-    Thresholds t = THRESHOLDS;
     Set<Flag> flags = EnumSet.noneOf(Flag.class);
     if (clientBound(s, context)) {
       flags.add(Flag.CLIENT_BOUND);
@@ -97,7 +111,23 @@ public final class Quality {
     if (context.nonConformant()) {
       flags.add(Flag.NON_CONFORMANT);
     }
+    if (cell.kind().constantRate() && leaks(s.rss(), t)) {
+      flags.add(Flag.LEAK);
+    }
     return List.copyOf(flags);
+  }
+
+  /** Kept growing: a steep enough slope, a large enough growth, over a long enough window. */
+  static boolean leaks(CellStats.RssTrend rss, Thresholds t) {
+    return rss != null && rss.windowSeconds() >= t.leakMinWindowSeconds()
+        && rss.slopeMibPerMinute() > t.leakSlopeMibPerMinute() && rss.growthShare() > t.leakGrowthShare();
+  }
+
+  /** Whether a cell's RSS slope means anything: a constant-rate cell with a window long enough to judge. */
+  public static boolean hasRssSlope(CellResult cell) {
+    CellStats s = cell.stats();
+    return cell.kind().constantRate() && s != null && s.rss() != null
+        && s.rss().windowSeconds() >= THRESHOLDS.leakMinWindowSeconds();
   }
 
   /**
@@ -186,6 +216,11 @@ public final class Quality {
             s.medianRequestsPerSecond(), s.rate() == null ? 0 : s.rate().targetRate());
         case NON_CONFORMANT -> "non-conformant: measured although it FAILs conformance (run --accept-fail); "
             + "not comparable with conformant entries";
+        case LEAK -> s.rss() == null ? "leak: the memory kept growing" : String.format(Locale.ROOT,
+            "leak: the memory grew %.1f MiB/min (Theil–Sen) over the %.0f s after each run's first %.0f s, "
+                + "%.0f%% of the %d MiB it started the window at; a leak is suspected",
+            s.rss().slopeMibPerMinute(), s.rss().windowSeconds(), s.rss().warmupSeconds(), s.rss().growthShare() * 100,
+            s.rss().startBytes() >> 20);
       }));
     }
     return doubts;

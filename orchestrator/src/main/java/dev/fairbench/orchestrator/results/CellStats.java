@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fairbench.orchestrator.stats.Interval;
 
 /**
@@ -23,6 +24,8 @@ import dev.fairbench.orchestrator.stats.Interval;
  * @param toCalibration      req/s and CPU-µs/request over the calibration server's for the same endpoint
  *                           in the same run; null when there is none
  * @param rate               a rate cell's success figures; null for throughput
+ * @param rss                a constant-rate cell's memory trend after each run's warm-up part; null for a
+ *                           throughput cell or runs without memory samples (left out of the file then)
  */
 public record CellStats(
     int runs,
@@ -43,7 +46,19 @@ public record CellStats(
     double littlesLaw,
     double errorShare,
     Ratios toCalibration,
-    RateStats rate) {
+    RateStats rate,
+    @JsonInclude(JsonInclude.Include.NON_NULL) RssTrend rss) {
+
+  /** Without a memory trend. */
+  public CellStats(int runs, double medianRequestsPerSecond, double minRequestsPerSecond, double maxRequestsPerSecond,
+      Interval requestsPerSecondInterval, double cv, double microsPerRequest, double cpuMicrosPerRequest,
+      Interval cpuInterval, long p50Micros, long p99Micros, long p999Micros, long peakRssBytes,
+      double clientCpuUtilisation, double serverCpuUtilisation, double littlesLaw, double errorShare,
+      Ratios toCalibration, RateStats rate) {
+    this(runs, medianRequestsPerSecond, minRequestsPerSecond, maxRequestsPerSecond, requestsPerSecondInterval, cv,
+        microsPerRequest, cpuMicrosPerRequest, cpuInterval, p50Micros, p99Micros, p999Micros, peakRssBytes,
+        clientCpuUtilisation, serverCpuUtilisation, littlesLaw, errorShare, toCalibration, rate, null);
+  }
 
   /** A cell's figures as ratios to the calibration server's (higher req/s ratio, lower CPU ratio is better). */
   public record Ratios(double requestsPerSecond, double cpuMicrosPerRequest) {}
@@ -59,4 +74,19 @@ public record CellStats(
    */
   public record RateStats(double targetRate, double successRate, long scheduled, long ok, long otherStatuses,
       long clientErrors, long unsent) {}
+
+  /**
+   * How the server's memory moved during a constant-rate cell's measured runs, after each run's warm-up
+   * part (its first third: garbage-collected runtimes grow towards their heap target first; see
+   * docs/ORCHESTRATOR.md, "Soak"). Each figure is the median over the counted runs with samples.
+   *
+   * @param slopeMibPerMinute Theil–Sen slope of the memory samples over time, in MiB per minute
+   * @param windowSeconds     the length of the part after the warm-up the slope is taken over
+   * @param warmupSeconds     the part of each run left out before it
+   * @param startBytes        the fitted memory at the window's start
+   * @param growthShare       slope × window ÷ start: how much the memory grew over the window, as a share of where it began
+   * @param runs              the runs it is taken from
+   */
+  public record RssTrend(double slopeMibPerMinute, double windowSeconds, double warmupSeconds, long startBytes,
+      double growthShare, int runs) {}
 }

@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.results;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.runtime.OpenFileLimit;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,8 @@ import java.util.Map;
  * @param facts       what its manifest says about its fairness, copied so reports need no manifests
  * @param standsOn    the id of the baseline this framework stands on ([ladder].baseline); empty for none
  * @param startup     start times, memory and size; null when they were not measured
+ * @param openFiles   the open-file limit (RLIMIT_NOFILE) its server ran with, read back after the start;
+ *                    null when it never started or could not be read
  */
 public record EntryResult(
     String id,
@@ -41,7 +44,8 @@ public record EntryResult(
     Facts facts,
     String standsOn,
     // Left out of the file when absent: results without start-up figures read and write as before.
-    @JsonInclude(JsonInclude.Include.NON_NULL) StartupFigures startup) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) StartupFigures startup,
+    @JsonInclude(JsonInclude.Include.NON_NULL) OpenFileLimit openFiles) {
 
   public EntryResult {
     role = role == null ? Role.ENTRY : role;
@@ -61,12 +65,21 @@ public record EntryResult(
       ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
       List<String> acceptedFailures, Facts facts, String standsOn) {
     this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
-        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, null);
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, null, null);
+  }
+
+  /** Without the open-file limit read back. */
+  public EntryResult(String id, String entry, String variant, Role role, String language, String framework,
+      Map<String, String> versions, String workersModel, EntryStatus status, String reason, String logTail,
+      ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
+      List<String> acceptedFailures, Facts facts, String standsOn, StartupFigures startup) {
+    this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, null);
   }
 
   public EntryResult withCells(List<CellResult> newCells) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup);
+        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles);
   }
 
   /** The same entry under another id (a within-run comparison shows two entries as one row). */
@@ -77,7 +90,7 @@ public record EntryResult(
 
   public EntryResult withStartup(StartupFigures newStartup) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup, openFiles);
   }
 
   public boolean calibration() {

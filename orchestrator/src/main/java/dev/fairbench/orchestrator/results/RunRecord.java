@@ -1,5 +1,9 @@
 package dev.fairbench.orchestrator.results;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,6 +20,9 @@ import java.util.Map;
  * @param clientCpuUtilisation the load client's CPU time over wall time (1.0 = one core)
  * @param disturbance         what else happened on the server's CPUs during the run
  * @param rate                the constant-rate figures; null for a throughput run
+ * @param rssSamples          a constant-rate run's server memory ({@code MemoryReading}) once a second from the
+ *                            start of the measured run, as [seconds, bytes] pairs; empty for a throughput run
+ *                            (left out of the file then)
  */
 public record RunRecord(
     int round,
@@ -34,7 +41,33 @@ public record RunRecord(
     double clientCpuSeconds,
     double clientCpuUtilisation,
     Disturbance disturbance,
-    RateRecord rate) {
+    RateRecord rate,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RssSample> rssSamples) {
+
+  public RunRecord {
+    rssSamples = rssSamples == null ? List.of() : List.copyOf(rssSamples);
+  }
+
+  /** Without memory samples (a throughput run; a rate run gets them with {@link #withRssSamples}). */
+  public RunRecord(int round, int visit, boolean counted, long requests, double durationSeconds,
+      double requestsPerSecond, long bytes, long non2xx, SocketErrors socketErrors, LatencyRecord latencyMicros,
+      double serverCpuSeconds, long serverPeakRssBytes, long serverMemoryPeakBytes, double clientCpuSeconds,
+      double clientCpuUtilisation, Disturbance disturbance, RateRecord rate) {
+    this(round, visit, counted, requests, durationSeconds, requestsPerSecond, bytes, non2xx, socketErrors, latencyMicros,
+        serverCpuSeconds, serverPeakRssBytes, serverMemoryPeakBytes, clientCpuSeconds, clientCpuUtilisation,
+        disturbance, rate, List.of());
+  }
+
+  public RunRecord withRssSamples(List<RssSample> samples) {
+    return new RunRecord(round, visit, counted, requests, durationSeconds, requestsPerSecond, bytes, non2xx,
+        socketErrors, latencyMicros, serverCpuSeconds, serverPeakRssBytes, serverMemoryPeakBytes, clientCpuSeconds,
+        clientCpuUtilisation, disturbance, rate, samples);
+  }
+
+  /** One reading of the server's memory: written as a pair, [seconds, bytes], to keep long runs' files small. */
+  @JsonFormat(shape = JsonFormat.Shape.ARRAY)
+  @JsonPropertyOrder({"seconds", "bytes"})
+  public record RssSample(double seconds, long bytes) {}
 
   public record SocketErrors(long connect, long read, long write, long timeout) {
     public long total() {

@@ -7,6 +7,7 @@ import com.github.dockerjava.api.exception.DockerClientException;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.BuildResponseItem;
 import com.github.dockerjava.api.model.HostConfig;
+import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
@@ -304,7 +305,9 @@ public final class DockerRuntime implements ServerRuntime {
               .withCpusetCpus(limits.serverCpus())
               .withMemory(limits.memoryBytes())
               // Equal to the memory limit: no swap on top of it.
-              .withMemorySwap(limits.memoryBytes()));
+              .withMemorySwap(limits.memoryBytes())
+              // The same open-file limit as natively (`ulimit -n`): --ulimit nofile=N:N.
+              .withUlimits(List.of(openFiles())));
         })
         // Readiness is ours (GET /plaintext on the host port); Testcontainers' strategies look
         // for mapped ports, which a host-network container has none of.
@@ -434,7 +437,8 @@ public final class DockerRuntime implements ServerRuntime {
               .withNetworkMode("host")
               .withCpusetCpus(limits.serverCpus())
               .withMemory(limits.memoryBytes())
-              .withMemorySwap(limits.memoryBytes()))
+              .withMemorySwap(limits.memoryBytes())
+              .withUlimits(List.of(openFiles())))
           .exec().getId();
     } catch (DockerException e) {
       closeQuietly(logStream);
@@ -695,14 +699,32 @@ public final class DockerRuntime implements ServerRuntime {
     }
   }
 
-  /** Inspect's view of a container's limits, compared with what was asked. */
-  record LimitsReadBack(String cpusetCpus, long memoryBytes, long memorySwapBytes) {
+  /** --ulimit nofile=N:N, N = {@link Defaults#OPEN_FILES}. */
+  static com.github.dockerjava.api.model.Ulimit openFiles() {
+    return new com.github.dockerjava.api.model.Ulimit("nofile", (long) Defaults.OPEN_FILES, (long) Defaults.OPEN_FILES);
+  }
+
+  /**
+   * Inspect's view of a container's limits, compared with what was asked.
+   *
+   * @param openFiles HostConfig.Ulimits' nofile; null when the container has none (the engine's default)
+   */
+  record LimitsReadBack(String cpusetCpus, long memoryBytes, long memorySwapBytes, OpenFileLimit openFiles) {
     static LimitsReadBack of(InspectContainerResponse inspect) {
       HostConfig host = inspect.getHostConfig();
+      OpenFileLimit nofile = null;
+      if (host != null && host.getUlimits() != null) {
+        for (var ulimit : host.getUlimits()) {
+          if ("nofile".equals(ulimit.getName()) && ulimit.getSoftLong() != null && ulimit.getHardLong() != null) {
+            nofile = new OpenFileLimit(ulimit.getSoftLong(), ulimit.getHardLong(), "docker inspect HostConfig.Ulimits");
+          }
+        }
+      }
       return new LimitsReadBack(
           host == null ? null : host.getCpusetCpus(),
           host == null || host.getMemory() == null ? 0 : host.getMemory(),
-          host == null || host.getMemorySwap() == null ? 0 : host.getMemorySwap());
+          host == null || host.getMemorySwap() == null ? 0 : host.getMemorySwap(),
+          nofile);
     }
 
     /** Empty when the limits are the ones asked for, else what differs. */
@@ -716,6 +738,10 @@ public final class DockerRuntime implements ServerRuntime {
       }
       if (memorySwapBytes != limits.memoryBytes()) {
         out.append("memory+swap ").append(memorySwapBytes).append(" instead of ").append(limits.memoryBytes()).append(" bytes; ");
+      }
+      if (openFiles == null || !openFiles.is(Defaults.OPEN_FILES)) {
+        out.append("nofile ").append(openFiles == null ? "unset" : openFiles.describe()).append(" instead of ")
+            .append(Defaults.OPEN_FILES).append(':').append(Defaults.OPEN_FILES).append("; ");
       }
       return out.isEmpty() ? "" : out.substring(0, out.length() - 2);
     }

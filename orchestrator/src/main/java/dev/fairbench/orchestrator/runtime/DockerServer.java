@@ -47,6 +47,7 @@ public final class DockerServer implements RunningServer {
   private volatile long readyAt = -1;
   private CgroupFiles cgroup = CgroupFiles.NONE;
   private String limitsReadBack = "";
+  private OpenFileLimit openFiles;
   private String offlineBase;
   private String exitReason;
   private boolean closed;
@@ -108,10 +109,22 @@ public final class DockerServer implements RunningServer {
     return containerId;
   }
 
-  /** What `docker inspect` reported of the limits, e.g. "cpuset 1, memory 536870912 B, memory+swap 536870912 B". */
+  /**
+   * What `docker inspect` reported of the limits, e.g. "cpuset 1, memory 536870912 B, memory+swap 536870912 B,
+   * nofile=8192:8192".
+   */
   @Override
   public String limitsReadBack() {
     return limitsReadBack;
+  }
+
+  /**
+   * The container's first process's /proc/PID/limits on a local engine (the kernel's figure, what its
+   * processes inherit), HostConfig.Ulimits on a remote one.
+   */
+  @Override
+  public Optional<OpenFileLimit> openFiles() {
+    return Optional.ofNullable(openFiles);
   }
 
   /**
@@ -135,8 +148,13 @@ public final class DockerServer implements RunningServer {
           variant.id() + ": cannot inspect container " + containerId + ": " + DockerRuntime.rootMessage(e), logTail(20));
     }
     DockerRuntime.LimitsReadBack readBack = DockerRuntime.LimitsReadBack.of(inspect);
+    Long initPid = inspect.getState() == null ? null : inspect.getState().getPidLong();
+    openFiles = !remote() && initPid != null && initPid > 0
+        ? OpenFileLimit.ofProcess(initPid).map(l -> new OpenFileLimit(l.soft(), l.hard(), "/proc/1/limits of the container"))
+            .orElse(readBack.openFiles())
+        : readBack.openFiles();
     limitsReadBack = "cpuset " + readBack.cpusetCpus() + ", memory " + readBack.memoryBytes() + " B, memory+swap "
-        + readBack.memorySwapBytes() + " B";
+        + readBack.memorySwapBytes() + " B" + (openFiles == null ? "" : ", nofile=" + openFiles.describe());
     String differences = readBack.differences(limits);
     if (!differences.isEmpty()) {
       throw new ServerStartException(Stage.LIMITS_FAILED,

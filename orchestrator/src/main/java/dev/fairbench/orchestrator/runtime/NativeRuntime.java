@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
@@ -117,7 +118,8 @@ public final class NativeRuntime implements ServerRuntime {
     env.put("PORT", Integer.toString(port));
     env.put("WORKERS", Integer.toString(limits.workers()));
     List<String> command = variant.startCommand("127.0.0.1", port, limits.workers());
-    ProcessBuilder builder = new ProcessBuilder(group.wrap(command))
+    // The same open-file limit as in Docker (--ulimit nofile): set here, read back from /proc/PID/limits.
+    ProcessBuilder builder = new ProcessBuilder(group.wrap(OpenFileLimit.wrap(Defaults.OPEN_FILES, command)))
         .directory(variant.dir().toFile())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
@@ -216,8 +218,11 @@ public final class NativeRuntime implements ServerRuntime {
         return Optional.empty();
       }
       int code = process.exitValue();
-      return Optional.of(code == 125 && !server.limitsMode().equals("taskset")
-          ? "could not join its cgroup (exit 125)" : "exited with code " + code);
+      return Optional.of(code == 125 && !server.limitsMode().equals("taskset") ? "could not join its cgroup (exit 125)"
+          : code == OpenFileLimit.EXIT_CODE ? "could not be given the open-file limit " + Defaults.OPEN_FILES
+              + " (exit " + code + "; `ulimit -n " + Defaults.OPEN_FILES + "` failed: the orchestrator's own hard limit "
+              + "is lower, see `ulimit -Hn`)"
+          : "exited with code " + code);
     }, "server", "raise start.ready_timeout_seconds if it is slow");
   }
 }

@@ -71,7 +71,15 @@ final class NativeServer implements RunningServer {
 
   @Override
   public String limitsReadBack() {
-    return group == null ? "" : group.readBack();
+    String groupLimits = group == null ? "" : group.readBack();
+    String nofile = openFiles().map(l -> "nofile=" + l.describe()).orElse("");
+    return groupLimits.isEmpty() || nofile.isEmpty() ? groupLimits + nofile : groupLimits + ", " + nofile;
+  }
+
+  /** From /proc/PID/limits of the server's first process (its workers inherit it). */
+  @Override
+  public Optional<OpenFileLimit> openFiles() {
+    return OpenFileLimit.ofProcess(process.pid());
   }
 
   @Override

@@ -52,6 +52,11 @@ public interface RunningServer extends AutoCloseable {
     return "";
   }
 
+  /** The open-file limit the server runs with, as read back; empty when unknown. */
+  default Optional<OpenFileLimit> openFiles() {
+    return Optional.empty();
+  }
+
   /**
    * Freezes every process of the server: none runs until {@link #thaw}, so an idle server kept
    * for later uses no CPU while another one is measured. Its listening socket stays open (the

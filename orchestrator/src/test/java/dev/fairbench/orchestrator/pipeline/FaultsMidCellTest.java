@@ -40,7 +40,7 @@ class FaultsMidCellTest {
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     Path faults = TestEntries.impls().getParent().resolve("faults");
-    exitCode = cli.execute("run", "--runtime", "native", "--impls", faults.toString(), "--endpoints", "json",
+    exitCode = cli.execute("run", "--runtime", "native", "--impls", faults.toString(), "tiny-faulty", "--endpoints", "json",
         "--warmup", "0", "--rewarm", "0", "--rounds", "6", "--duration", "1s", "--memory", "64m", "--no-calibration",
         "--seed", "3", "--output", output.resolve("run").toString());
     stderr = err.toString();

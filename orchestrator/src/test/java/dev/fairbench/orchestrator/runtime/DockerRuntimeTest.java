@@ -88,11 +88,14 @@ class DockerRuntimeTest {
   void limitsReadBackNamesEveryDifference() {
     Limits asked = new Limits("1", "0", 512 * MIB, 1);
 
-    assertThat(new LimitsReadBack("1", 512 * MIB, 512 * MIB).differences(asked)).isEmpty();
-    assertThat(new LimitsReadBack("0-1", 512 * MIB, -1).differences(asked))
+    OpenFileLimit nofile = new OpenFileLimit(8192, 8192, "docker inspect HostConfig.Ulimits");
+    assertThat(new LimitsReadBack("1", 512 * MIB, 512 * MIB, nofile).differences(asked)).isEmpty();
+    assertThat(new LimitsReadBack("0-1", 512 * MIB, -1, nofile).differences(asked))
         .isEqualTo("cpuset 0-1 instead of 1; memory+swap -1 instead of 536870912 bytes");
-    assertThat(new LimitsReadBack(null, 0, 0).differences(asked))
-        .contains("cpuset null instead of 1", "memory 0 instead of 536870912 bytes");
+    assertThat(new LimitsReadBack(null, 0, 0, null).differences(asked))
+        .contains("cpuset null instead of 1", "memory 0 instead of 536870912 bytes", "nofile unset instead of 8192:8192");
+    assertThat(new LimitsReadBack("1", 512 * MIB, 512 * MIB, new OpenFileLimit(1024, 4096, "x")).differences(asked))
+        .isEqualTo("nofile 1024:4096 instead of 8192:8192");
   }
 
   @Test
@@ -159,7 +162,14 @@ class DockerRuntimeTest {
         assertThat(inspect.getHostConfig().getNetworkMode()).isEqualTo("host");
         assertThat(inspect.getConfig().getEnv()).contains("HOST=127.0.0.1", "PORT=18811", "WORKERS=1");
         assertThat(inspect.getConfig().getLabels()).containsEntry(DockerRuntime.LABEL_ENTRY, "tiny-python");
-        assertThat(docker.limitsReadBack()).isEqualTo("cpuset 1, memory 268435456 B, memory+swap 268435456 B");
+        assertThat(docker.limitsReadBack())
+            .isEqualTo("cpuset 1, memory 268435456 B, memory+swap 268435456 B, nofile=8192:8192");
+        assertThat(inspect.getHostConfig().getUlimits()).extracting(u -> u.getName() + "=" + u.getSoftLong() + ":" + u.getHardLong())
+            .containsExactly("nofile=8192:8192");
+        assertThat(docker.openFiles()).hasValueSatisfying(l -> {
+          assertThat(l.is(8192)).isTrue();
+          assertThat(l.source()).isEqualTo("/proc/1/limits of the container");
+        });
         String base = DockerServer.imageLabels(client(), "python:3.11-slim-bookworm").get(DockerRuntime.LABEL_OFFLINE_BASE);
         assertThat(docker.offlineBase()).isEqualTo(Optional.ofNullable(base));
 

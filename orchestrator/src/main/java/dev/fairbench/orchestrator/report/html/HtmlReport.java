@@ -211,33 +211,53 @@ public final class HtmlReport {
 
   private static void rates(StringBuilder h, ResultsDocument results) {
     List<String[]> rows = new ArrayList<>();
+    // A soak's column: the RSS slope, shown once some rate cell has a window long enough to judge.
+    boolean slopes = results.entries().stream().flatMap(e -> e.cells().stream())
+        .anyMatch(c -> c.kind() == CellKind.RATE && Quality.hasRssSlope(c));
     for (EntryResult entry : results.entries()) {
       for (CellResult cell : entry.cells()) {
         if (cell.kind() != CellKind.RATE) {
           continue;
         }
         CellStats s = cell.stats();
+        List<String> row;
         if (s == null || s.rate() == null) {
-          rows.add(new String[] {entry.id(), cell.name(), cell.status().wireName() + ": " + cell.reason(), "", "", "", "", "", "", ""});
+          row = new ArrayList<>(List.of(entry.id(), cell.name(), cell.status().wireName() + ": " + cell.reason(), "", "", "",
+              "", "", "", ""));
+          if (slopes) {
+            row.add(row.size() - 1, "");
+          }
+          rows.add(row.toArray(String[]::new));
           continue;
         }
         CellStats.RateStats r = s.rate();
-        rows.add(new String[] {entry.id(), cell.name(),
+        row = new ArrayList<>(List.of(entry.id(), cell.name(),
             String.format(Locale.ROOT, "%,.0f / %,.0f", s.medianRequestsPerSecond(), r.targetRate()),
             String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.otherStatuses()),
             String.format(Locale.ROOT, "%,d", r.clientErrors()), String.format(Locale.ROOT, "%,d", r.unsent()),
             String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
-            s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros(),
-            String.join(", ", cell.flags().stream().map(Flag::wireName).toList())});
+            s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros()));
+        if (slopes) {
+          row.add(dev.fairbench.orchestrator.report.MarkdownReport.rssSlope(cell));
+        }
+        row.add(String.join(", ", cell.flags().stream().map(Flag::wireName).toList()));
+        rows.add(row.toArray(String[]::new));
       }
     }
     if (rows.isEmpty()) {
       return;
     }
     h.append("<section id=\"rate\"><h2>Constant rate</h2><p>Every scheduled request counts; unsent ones are requests the ")
-        .append("client could not send in time. Latency is corrected for coordinated omission.</p><table><thead><tr>");
-    for (String c : List.of("entry", "cell", "achieved / target req/s", "2xx", "other statuses", "client errors", "unsent",
-        "success", "p50 / p99 / p99.9 µs", "flags")) {
+        .append("client could not send in time. Latency is corrected for coordinated omission.")
+        .append(slopes ? " RSS slope: the server's memory once a second, Theil–Sen slope after the first third of each "
+            + "run (median over runs), with its window; shown for runs long enough to judge (a soak)." : "")
+        .append("</p><table><thead><tr>");
+    List<String> header = new ArrayList<>(List.of("entry", "cell", "achieved / target req/s", "2xx", "other statuses",
+        "client errors", "unsent", "success", "p50 / p99 / p99.9 µs", "flags"));
+    if (slopes) {
+      header.add(header.size() - 1, "RSS slope MiB/min (window)");
+    }
+    for (String c : header) {
       h.append("<th>").append(Html.esc(c)).append("</th>");
     }
     h.append("</tr></thead><tbody>\n");

@@ -168,6 +168,7 @@ public final class RunSession {
     Resumption resume = request.resume();
     Path dir = request.output().toAbsolutePath().normalize();
     Path resultsFile = dir.resolve("results.json");
+    boolean existed = Files.exists(dir);
     prepareOutput(dir, resultsFile, resume != null);
     Optional<Selection> calibration = Optional.empty();
     if (config.benchmark() && config.calibration()) {
@@ -179,7 +180,21 @@ public final class RunSession {
           .orElse(request.catalog().implsDir().resolve(selection.id()));
       sources.put(selection.id(), EntrySources.digest(entryDir));
     }
-    try (RunLock lock = config.benchmark() ? RunLock.acquire(LOCK) : RunLock.NONE) {
+    RunLock acquired;
+    try {
+      acquired = config.benchmark() ? RunLock.acquire(LOCK) : RunLock.NONE;
+    } catch (PreflightException e) {
+      // Refused before anything ran: leave no empty results folder behind.
+      if (!existed) {
+        try {
+          Files.deleteIfExists(dir);
+        } catch (IOException notEmpty) {
+          // something was written there after all; keep it
+        }
+      }
+      throw e;
+    }
+    try (RunLock lock = acquired) {
       ServerRuntime runtime = request.runtimeFactory().apply(dir.resolve("logs"));
       Instant now = Instant.now();
       Environment environment = request.environment().make(now, runtime, loadGenerator, config);

@@ -126,4 +126,19 @@ class CliTest {
     assertThat(execute("report", foreign.toString())).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("not a fairbench results file");
   }
+
+  @Test
+  void aRunRefusedBecauseAnotherRunHoldsTheLockLeavesNoResultsFolder() throws Exception {
+    Path output = temp.resolve("refused-run");
+    try (var channel = java.nio.channels.FileChannel.open(dev.fairbench.orchestrator.pipeline.RunSession.LOCK,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+        var held = channel.tryLock()) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(held != null, "another run holds the machine's run lock right now");
+      int code = execute("run", "tiny-python:stdlib", "--runtime", "native", "--impls", TestEntries.impls().toString(),
+          "--no-calibration", "--rounds", "1", "--output", output.toString());
+      assertThat(code).isEqualTo(ExitCodes.USAGE);
+      assertThat(err.toString()).contains("another fairbench run holds");
+    }
+    assertThat(output).doesNotExist();
+  }
 }

@@ -8,7 +8,9 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.events.RunListener;
 import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.load.LoadException;
+import dev.fairbench.orchestrator.load.LocalLoadClient;
 import dev.fairbench.orchestrator.load.OhaLoadGenerator;
 import dev.fairbench.orchestrator.load.WrkLoadGenerator;
 import dev.fairbench.orchestrator.results.EntryResult;
@@ -51,6 +53,8 @@ public final class RunSession {
    * @param output        the run's folder; must not hold a results.json
    * @param runtimeFactory makes the runtime, given the folder for logs
    * @param baselines      false: leave out the entries of kind baseline (run --no-baselines)
+   * @param loadClient     where wrk and oha run, given the client CPU set: this machine, or a
+   *                       container on a client host's engine (run --client-host)
    */
   public record Request(
       List<String> selectors,
@@ -61,12 +65,28 @@ public final class RunSession {
       Path output,
       Function<Path, ServerRuntime> runtimeFactory,
       EnvironmentFactory environment,
-      boolean baselines) {}
+      boolean baselines,
+      LoadClientFactory loadClient) {
+    /** The load client on this machine. */
+    public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
+        RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
+        boolean baselines) {
+      this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
+          LocalLoadClient::new);
+    }
+  }
+
+  /** Opens the load client on the client CPU set. */
+  @FunctionalInterface
+  public interface LoadClientFactory {
+    LoadClient open(String clientCpus) throws LoadException;
+  }
 
   /** Builds the environment block once the runtime and the load generator are known. */
   @FunctionalInterface
   public interface EnvironmentFactory {
-    Environment make(Instant now, ServerRuntime runtime, String loadGenerator, RunConfig config);
+    /** @param loadClient where the load generator runs; null when nothing is measured */
+    Environment make(Instant now, ServerRuntime runtime, LoadClient loadClient, String loadGenerator, RunConfig config);
   }
 
   /** A request that cannot run; the CLI prints it and exits 2. */
@@ -104,26 +124,42 @@ public final class RunSession {
     }
     WrkLoadGenerator wrk = null;
     OhaLoadGenerator oha = null;
+    LoadClient client = null;
     String loadGenerator = "none";
     if (config.benchmark()) {
       try {
-        wrk = WrkLoadGenerator.create(config.limits().clientCpus());
+        client = request.loadClient().open(config.limits().clientCpus());
+        wrk = WrkLoadGenerator.create(client);
         loadGenerator = wrk.version();
         if (config.kind() == CellKind.RATE) {
-          oha = OhaLoadGenerator.create(config.limits().clientCpus());
+          oha = OhaLoadGenerator.create(client);
           loadGenerator = oha.version() + " (rate), " + wrk.version() + " (warm-up)";
         } else if (config.ladderShare() > 0) {
           try {
-            oha = OhaLoadGenerator.create(config.limits().clientCpus());
+            oha = OhaLoadGenerator.create(client);
             loadGenerator = wrk.version() + ", " + oha.version() + " (ladder cells)";
           } catch (LoadException e) {
             err.println("fairbench run: note: no ladder cells: " + e.getMessage());
           }
         }
+        if (!(client instanceof LocalLoadClient)) {
+          loadGenerator += " in " + client.describe();
+        }
       } catch (LoadException e) {
+        if (client != null) {
+          client.close();
+        }
         throw new MissingToolException("unavailable: " + e.getMessage());
       }
     }
+    try (LoadClient held = client) {
+      return run(request, listener, err, config, selections, held, wrk, oha, loadGenerator);
+    }
+  }
+
+  private static Outcome run(Request request, RunListener listener, PrintWriter err, RunConfig config,
+      List<Selection> selections, LoadClient client, WrkLoadGenerator wrk, OhaLoadGenerator oha, String loadGenerator)
+      throws InterruptedException, IOException {
     Path dir = request.output().toAbsolutePath().normalize();
     Path resultsFile = dir.resolve("results.json");
     prepareOutput(dir, resultsFile);
@@ -135,7 +171,7 @@ public final class RunSession {
       ServerRuntime runtime = request.runtimeFactory().apply(dir.resolve("logs"));
       Instant now = Instant.now();
       ResultsDocument header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION,
-          request.environment().make(now, runtime, loadGenerator, config),
+          request.environment().make(now, runtime, client, loadGenerator, config),
           new ResultsDocument.Method(config.kind(), config.rounds(), config.seed(), config.rewarm().toMillis() / 1e3,
               config.rates().stream().map(r -> r.wireName()).toList(), config.disturbanceThreshold(), config.pipeline(),
               config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
@@ -149,6 +185,9 @@ public final class RunSession {
             config.kind().wireName(), config.endpoints().stream().map(Endpoint::wireName).collect(Collectors.joining(",")),
             config.rounds(), config.duration().toSeconds(), config.rewarm().toMillis(), config.seed(),
             config.limits().serverCpus(), runtime.limitsMode(), runtime.name(), config.limits().clientCpus());
+        if (client != null && !(client instanceof LocalLoadClient)) {
+          err.println("  load client: " + client.describe() + ", CPUs " + client.cpus());
+        }
         err.printf(Locale.ROOT, "  about %d visits, and the ladder's; results: %s (rewritten after every visit)%n",
             cells * config.rounds(), resultsFile);
         if (header.environment() != null && header.environment().topology() != null) {

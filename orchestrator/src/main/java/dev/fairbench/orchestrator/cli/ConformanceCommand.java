@@ -131,7 +131,7 @@ public final class ConformanceCommand implements Callable<Integer> {
     };
     RunSession.Request request = new RunSession.Request(entries, catalog, paths.root().resolve("calibration"),
         Defaults.CALIBRATION, config, dir, limitOptions::runtime,
-        (at, runtime, loadGenerator, cfg) -> Sessions.environment(at, paths, runtime, loadGenerator, cfg),
+        (at, runtime, client, loadGenerator, cfg) -> Sessions.environment(at, paths, runtime, client, loadGenerator, cfg),
         true);
     ResultsDocument results;
     try {

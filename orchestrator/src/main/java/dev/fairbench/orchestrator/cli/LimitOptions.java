@@ -63,51 +63,84 @@ public final class LimitOptions {
   }
 
   Limits limits(Defaults.Profile profile) {
+    return limits(profile, Optional.empty());
+  }
+
+  /**
+   * The limits, each CPU set checked against the host it applies to: the server set against the
+   * server host (this machine, or the engine of --server-host), the client set against the host
+   * the load client runs on (this machine, or the engine of --client-host when that is another
+   * machine; there, without --client-cpus, the client gets that host's CPUs that the server set
+   * does not name).
+   */
+  Limits limits(Defaults.Profile profile, Optional<DockerEngine> clientHost) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    Optional<DockerEngine> remote = serverEngine();
+    Optional<DockerEngine> separateClient = clientHost.filter(e -> !e.onThisMachine());
+    int serverCores = remote.map(e -> hostCores(e, "server host")).orElse(cores);
+    int clientCores = separateClient.map(e -> hostCores(e, "client host")).orElse(cores);
+    String server = serverCpus == null ? profile.serverCpus() : serverCpus;
+    String client = clientCpus;
+    if (client == null) {
+      client = separateClient.isPresent() ? othersOf(server, clientCores, separateClient.get()) : profile.clientCpus();
+    }
     Limits limits;
     try {
-      limits = new Limits(
-          serverCpus == null ? profile.serverCpus() : serverCpus,
-          clientCpus == null ? profile.clientCpus() : clientCpus,
-          memory == null ? Defaults.MEMORY_BYTES : memory,
+      limits = new Limits(server, client, memory == null ? Defaults.MEMORY_BYTES : memory,
           workers == null ? profile.workers() : workers);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    int cores = Runtime.getRuntime().availableProcessors();
-    Optional<DockerEngine> remote = serverEngine();
-    if (remote.isPresent()) {
-      // The server's CPU set is the server host's; the client's stays this machine's.
-      int serverCores = serverHostCores(remote.get());
-      if (CpuSet.highest(limits.serverCpus()) >= serverCores) {
-        throw new UsageException("server CPU set " + limits.serverCpus() + " names a CPU the server host lacks (it has CPUs 0-"
-            + (serverCores - 1) + ")");
-      }
-      if (CpuSet.highest(limits.clientCpus()) >= cores) {
-        throw new UsageException("client CPU set " + limits.clientCpus() + " names a CPU this machine lacks (it has CPUs 0-"
-            + (cores - 1) + ")");
+    if (remote.isEmpty() && separateClient.isEmpty()) {
+      for (String cpus : new String[] {limits.serverCpus(), limits.clientCpus()}) {
+        if (CpuSet.highest(cpus) >= cores) {
+          throw new UsageException("CPU set " + cpus + " names a CPU this machine lacks (it has CPUs 0-" + (cores - 1) + ")");
+        }
       }
       return limits;
     }
-    for (String cpus : new String[] {limits.serverCpus(), limits.clientCpus()}) {
-      if (CpuSet.highest(cpus) >= cores) {
-        throw new UsageException("CPU set " + cpus + " names a CPU this machine lacks (it has CPUs 0-" + (cores - 1) + ")");
-      }
+    // The server's CPU set is the server host's; the client's is the client's host's.
+    if (CpuSet.highest(limits.serverCpus()) >= serverCores) {
+      throw new UsageException("server CPU set " + limits.serverCpus() + " names a CPU the "
+          + (remote.isPresent() ? "server host" : "machine") + " lacks (it has CPUs 0-" + (serverCores - 1) + ")");
+    }
+    if (CpuSet.highest(limits.clientCpus()) >= clientCores) {
+      throw new UsageException("client CPU set " + limits.clientCpus() + " names a CPU "
+          + (separateClient.isPresent() ? "the client host" : "this machine") + " lacks (it has CPUs 0-" + (clientCores - 1) + ")");
     }
     return limits;
   }
 
-  private static int serverHostCores(DockerEngine engine) {
+  /** The CPUs 0..cores-1 that {@code serverCpus} does not name, as a cpuset list. */
+  static String othersOf(String serverCpus, int cores, DockerEngine clientHost) {
+    java.util.BitSet server = CpuSet.parse(serverCpus);
+    StringBuilder out = new StringBuilder();
+    for (int cpu = 0; cpu < cores; cpu++) {
+      if (!server.get(cpu)) {
+        out.append(out.isEmpty() ? "" : ",").append(cpu);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new UsageException("the client host " + clientHost.url() + " has CPUs 0-" + (cores - 1)
+          + ", all named by the server CPU set " + serverCpus + "; give --client-cpus (for now the two sets must differ "
+          + "as numbers, docs/TWO-HOSTS.md)");
+    }
+    return out.toString();
+  }
+
+  private static int hostCores(DockerEngine engine, String what) {
     try {
       Integer cores = engine.info().getNCPU();
       if (cores == null || cores < 1) {
-        throw new UsageException("the server host's engine " + engine.url() + " does not say how many CPUs it has");
+        throw new UsageException("the " + what + "'s engine " + engine.url() + " does not say how many CPUs it has");
       }
       return cores;
     } catch (RuntimeException e) {
       if (e instanceof UsageException usage) {
         throw usage;
       }
-      throw new UsageException("the server host's engine " + engine.url() + " does not answer: " + e.getMessage());
+      throw new UsageException("the " + what + "'s engine " + engine.url() + " does not answer: "
+          + DockerRuntime.rootMessage(e));
     }
   }
 

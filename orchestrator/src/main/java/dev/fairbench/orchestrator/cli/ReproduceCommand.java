@@ -99,7 +99,7 @@ public final class ReproduceCommand implements Callable<Integer> {
     RunSession.Request request = new RunSession.Request(List.of(entry), impls.catalog(paths),
         paths.root().resolve("calibration"), Defaults.CALIBRATION, config, dir,
         logs -> LimitOptions.runtime(env.runtime(), logs),
-        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg),
+        (now, runtime, client, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, client, loadGenerator, cfg),
         true);
     RunSession.Outcome outcome;
     try {

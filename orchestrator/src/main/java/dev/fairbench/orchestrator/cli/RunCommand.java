@@ -9,14 +9,18 @@ import dev.fairbench.orchestrator.events.ProgressPrinter;
 import dev.fairbench.orchestrator.load.Endpoint;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.pipeline.Resumption;
+import dev.fairbench.orchestrator.load.LocalLoadClient;
 import dev.fairbench.orchestrator.pipeline.RunSession;
 import dev.fairbench.orchestrator.results.Invocation;
 import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.runtime.ClientContainer;
+import dev.fairbench.orchestrator.runtime.DockerEngine;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -143,6 +147,14 @@ public class RunCommand implements Callable<Integer> {
       description = "Measure only start times, memory and size (no cells): a quick check while writing an entry.")
   boolean onlyStartup;
 
+  @Option(names = "--client-host", paramLabel = "DOCKER_URL",
+      description = "Run the load client (wrk, oha) as a container on this Docker engine instead of as a local "
+          + "process: tcp://HOST:PORT (TLS as for --server-host) or unix:///PATH, this machine's own socket included. "
+          + "It uses the load-client image (make it there: docker/make-base-images --only load-client), that host's "
+          + "network and the client CPU set (on another machine: that host's CPUs the server set does not name). "
+          + "See docs/TWO-HOSTS.md.")
+  String clientHost;
+
   @Option(names = "--output", paramLabel = "DIR",
       description = "Folder for results.json, the reports, conformance reports and logs (default: results/<time>/).")
   Path output;
@@ -156,6 +168,27 @@ public class RunCommand implements Callable<Integer> {
           + "fairness review. Refused when the run is complete, or the method version, the checkout's commit, an "
           + "entry's files or the machine (CPU, cores, kernel, runtime) changed.")
   Path resume;
+  /**
+   * The engine of --client-host, checked: a client host on another machine must reach the
+   * servers, so they must run on a server host too (here they listen on loopback).
+   */
+  Optional<DockerEngine> clientEngine() {
+    if (clientHost == null) {
+      return Optional.empty();
+    }
+    DockerEngine engine;
+    try {
+      engine = DockerEngine.clientHost(clientHost, System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    if (!engine.onThisMachine() && limitOptions.serverEngine().isEmpty()) {
+      throw new UsageException("--client-host " + clientHost + " is another machine, and the servers would run here "
+          + "on loopback, out of its reach: give --server-host too (the servers on a host the client reaches), or a "
+          + "client host on this machine (unix:///var/run/docker.sock)");
+    }
+    return Optional.of(engine);
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -172,6 +205,7 @@ public class RunCommand implements Callable<Integer> {
     }
     Defaults.Profile profile = Defaults.forThisMachine();
     RunConfig config;
+    Optional<DockerEngine> clientEngine = clientEngine();
     try {
       CellKind kind = CellKind.parse(modeName);
       if (kind == CellKind.LADDER) {
@@ -187,7 +221,7 @@ public class RunCommand implements Callable<Integer> {
           rates.stream().map(RateSpec::parse).toList(),
           connections == null ? profile.connections() : connections,
           threads == null ? profile.threads() : threads,
-          Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile), !noCalibration && !onlyStartup, Defaults.DISTURBANCE_THRESHOLD,
+          Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile, clientEngine), !noCalibration && !onlyStartup, Defaults.DISTURBANCE_THRESHOLD,
           pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList(),
           (ladderShare == null ? (kind == CellKind.THROUGHPUT && !onlyStartup ? Defaults.LADDER_SHARE : 0) : ladderShare / 100),
           ladderEndpoints == null
@@ -200,9 +234,11 @@ public class RunCommand implements Callable<Integer> {
     Path dir = output != null ? output : paths.results().resolve(Converters.timestamp(Instant.now()));
     RunSession.Request request = new RunSession.Request(entries, impls.catalog(paths), paths.root().resolve("calibration"),
         Defaults.CALIBRATION, config, dir, limitOptions::runtime,
-        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg),
+        (now, runtime, client, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, client, loadGenerator, cfg),
         !noBaselines, limitOptions.serverHost == null ? "" : limitOptions.serverHost,
-        limitOptions.serverAddress == null ? "" : limitOptions.serverAddress, null);
+        limitOptions.serverAddress == null ? "" : limitOptions.serverAddress, null,
+        clientEngine.<RunSession.LoadClientFactory>map(e -> cpus -> ClientContainer.start(e, cpus))
+            .orElse(LocalLoadClient::new));
     return finish(request, out, err);
   }
 
@@ -234,8 +270,8 @@ public class RunCommand implements Callable<Integer> {
     RunSession.Request request = new RunSession.Request(recorded.selectors(), catalog,
         paths.root().resolve("calibration"), Defaults.CALIBRATION, recorded.config(), from.resultsFile().getParent(),
         limitOptions::runtime,
-        (now, runtime, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, loadGenerator, cfg),
-        recorded.baselines(), recorded.serverHost(), recorded.serverAddress(), from);
+        (now, runtime, client, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, client, loadGenerator, cfg),
+        recorded.baselines(), recorded.serverHost(), recorded.serverAddress(), from, LocalLoadClient::new);
     try {
       return finish(request, out, err);
     } catch (RunSession.PreflightException e) {

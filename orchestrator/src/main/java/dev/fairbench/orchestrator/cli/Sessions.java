@@ -4,6 +4,7 @@ import dev.fairbench.orchestrator.config.FairbenchPaths;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.EnvironmentProbe;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
@@ -15,8 +16,8 @@ import java.time.Instant;
 final class Sessions {
   private Sessions() {}
 
-  static Environment environment(Instant now, FairbenchPaths paths, ServerRuntime runtime, String loadGenerator,
-      RunConfig config) {
+  static Environment environment(Instant now, FairbenchPaths paths, ServerRuntime runtime, LoadClient loadClient,
+      String loadGenerator, RunConfig config) {
     Limits limits = config.limits();
     String note = runtime instanceof NativeRuntime nativeRuntime ? nativeRuntime.limitsNote() : "";
     return new Environment(now, EnvironmentProbe.hostname(), EnvironmentProbe.cpuModel(), EnvironmentProbe.cores(),
@@ -29,7 +30,7 @@ final class Sessions {
         config.endpoints().stream().map(Endpoint::wireName).toList(), "",
         // The hosts and the path to the servers, measured once before the first server starts
         // (under the run lock); conformance alone measures nothing.
-        config.benchmark() ? Topology.probe(runtime, limits) : null,
+        config.benchmark() ? Topology.probe(runtime, limits, loadClient) : null,
         runtime.engineSettings(limits));
   }
 }

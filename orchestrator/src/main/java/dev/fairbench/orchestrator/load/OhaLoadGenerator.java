@@ -1,24 +1,15 @@
 package dev.fairbench.orchestrator.load;
 
 import dev.fairbench.orchestrator.config.CpuSet;
-import dev.fairbench.orchestrator.runtime.ClockTicks;
-import dev.fairbench.orchestrator.runtime.Commands;
-import dev.fairbench.orchestrator.runtime.ProcFs;
-import dev.fairbench.orchestrator.runtime.ServerRegistry;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Sends requests at a fixed rate with oha, pinned with taskset to the client CPU set, and reads its
+ * Sends requests at a fixed rate with oha on the load client (pinned to the client CPU set), and reads its
  * JSON summary. oha schedules each request at its slot whether or not the previous ones have been
  * answered, and with --latency-correction measures latency from that slot: a server that cannot
  * keep up shows growing latencies and a lower achieved rate instead of a politely slowed client.
@@ -28,11 +19,15 @@ import java.util.concurrent.TimeUnit;
 public final class OhaLoadGenerator {
   public static final String MISSING = "oha not found on PATH (cargo install oha --locked)";
 
-  private final String clientCpus;
+  private final LoadClient client;
   private final String version;
 
   OhaLoadGenerator(String clientCpus, String version) {
-    this.clientCpus = clientCpus;
+    this(new LocalLoadClient(clientCpus), version);
+  }
+
+  OhaLoadGenerator(LoadClient client, String version) {
+    this.client = client;
     this.version = version;
   }
 
@@ -54,15 +49,20 @@ public final class OhaLoadGenerator {
 
   /** @throws LoadException with {@link #MISSING} when oha is not on PATH, or when taskset is missing */
   public static OhaLoadGenerator create(String clientCpus) throws LoadException {
-    if (!Commands.onPath("oha")) {
-      throw new LoadException(MISSING);
+    return create(new LocalLoadClient(clientCpus));
+  }
+
+  /** oha on {@code client}. @throws LoadException when oha (or, here, taskset) is missing there */
+  public static OhaLoadGenerator create(LoadClient client) throws LoadException {
+    if (!client.has("oha")) {
+      throw new LoadException(client instanceof LocalLoadClient ? MISSING : "oha is not on PATH in " + client.describe());
     }
-    if (!Commands.onPath("taskset")) {
+    if (client instanceof LocalLoadClient && !client.has("taskset")) {
       throw new LoadException("taskset not found on PATH (Debian: apt-get install -y util-linux)");
     }
-    String version = Commands.output(List.of("oha", "--version"), Path.of("."), Duration.ofSeconds(10))
+    String version = client.output(List.of("oha", "--version"))
         .map(OhaLoadGenerator::parseVersion).orElse("oha (unknown version)");
-    return new OhaLoadGenerator(clientCpus, version);
+    return new OhaLoadGenerator(client, version);
   }
 
   /** "oha 1.16.0" from the first line of oha --version. */
@@ -74,16 +74,24 @@ public final class OhaLoadGenerator {
     return version;
   }
 
-  /** The command line of one run, as started. */
+  /** The command line of one run, as started (locally pinned with taskset; a client container has its cpuset). */
   List<String> command(Spec spec) {
+    List<String> command = new ArrayList<>(client instanceof LocalLoadClient
+        ? List.of("taskset", "-c", client.cpus()) : List.of());
+    command.addAll(tool(spec));
+    return command;
+  }
+
+  /** oha and its arguments. */
+  List<String> tool(Spec spec) {
     List<String> command = new ArrayList<>(List.of(
-        "taskset", "-c", clientCpus, "oha",
+        "oha",
         "-z", spec.duration().toMillis() + "ms",
         "-q", BigDecimal.valueOf(spec.rate()).stripTrailingZeros().toPlainString(),
         "-c", Integer.toString(spec.connections()),
         "-t", spec.timeout().toMillis() + "ms",
         "-w", "--latency-correction", "--no-tui", "--output-format", "json",
-        "--worker-threads", Integer.toString(CpuSet.count(clientCpus)),
+        "--worker-threads", Integer.toString(CpuSet.count(client.cpus())),
         "-m", spec.endpoint().method()));
     if (spec.endpoint().body() != null) {
       command.addAll(List.of("-T", "application/json", "-d", spec.endpoint().body()));
@@ -93,46 +101,14 @@ public final class OhaLoadGenerator {
   }
 
   public ConstantRateResult run(Spec spec) throws LoadException, InterruptedException {
-    Path stderr = null;
-    try {
-      stderr = Files.createTempFile("fairbench-oha", ".err");
-      long ticksBefore = ProcFs.reapedChildrenTicks();
-      long started = System.nanoTime();
-      Process process = new ProcessBuilder(command(spec)).redirectError(stderr.toFile()).start();
-      ServerRegistry.track(process);
-      // Past the deadline oha waits at most one request timeout for what is in flight.
-      long limitSeconds = spec.duration().toSeconds() + spec.timeout().toSeconds() + 30;
-      String output;
-      try {
-        output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(limitSeconds, TimeUnit.SECONDS)) {
-          throw new LoadException("oha did not finish within " + limitSeconds + " s");
-        }
-      } finally {
-        if (process.isAlive()) {
-          process.destroyForcibly();
-          process.waitFor(5, TimeUnit.SECONDS);
-        }
-        ServerRegistry.untrack(process);
-      }
-      double wall = (System.nanoTime() - started) / 1e9;
-      if (process.exitValue() != 0) {
-        throw new LoadException("oha exited with " + process.exitValue() + ": "
-            + lastLine(Files.readString(stderr)).or(() -> lastLine(output)).orElse("no output"));
-      }
-      double cpu = (double) (ProcFs.reapedChildrenTicks() - ticksBefore) / ClockTicks.perSecond();
-      return OhaOutputParser.parse(output).withClientCpu(cpu, cpu / wall);
-    } catch (IOException e) {
-      throw new LoadException("cannot run oha: " + e.getMessage());
-    } finally {
-      if (stderr != null) {
-        try {
-          Files.deleteIfExists(stderr);
-        } catch (IOException e) {
-          // a temp file; harmless
-        }
-      }
+    // Past the deadline oha waits at most one request timeout for what is in flight.
+    long limitSeconds = spec.duration().toSeconds() + spec.timeout().toSeconds() + 30;
+    LoadClient.Execution run = client.run("oha", tool(spec), Duration.ofSeconds(limitSeconds));
+    if (run.exitCode() != 0) {
+      throw new LoadException("oha exited with " + run.exitCode() + ": "
+          + lastLine(run.stderr()).or(() -> lastLine(run.stdout())).orElse("no output"));
     }
+    return OhaOutputParser.parse(run.stdout()).withClientCpu(run.cpuSeconds(), run.cpuUtilisation());
   }
 
   private static Optional<String> lastLine(String text) {

@@ -1,58 +1,65 @@
 package dev.fairbench.orchestrator.load;
 
-import dev.fairbench.orchestrator.runtime.ClockTicks;
-import dev.fairbench.orchestrator.runtime.Commands;
-import dev.fairbench.orchestrator.runtime.ProcFs;
-import dev.fairbench.orchestrator.runtime.ServerRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs wrk pinned with taskset to the client CPU set, with our Lua script, and reads its
- * machine-readable result line. The client's CPU time is wrk's utime + stime, read from this
- * process's cutime/cstime once wrk has been reaped (exact, unlike sampling /proc while it runs).
+ * Runs wrk on the load client (pinned to the client CPU set: taskset here, the container's cpuset
+ * on a client host), with our Lua script, and reads its machine-readable result line. The client's
+ * CPU time is wrk's, counted by the {@link LoadClient} exactly around the one run.
  */
 public final class WrkLoadGenerator implements LoadGenerator {
   private static final String SCRIPT_RESOURCE = "/dev/fairbench/orchestrator/load/fairbench.lua";
 
-  private final String clientCpus;
-  private final Path script;
+  private final LoadClient client;
+  private final String script;
   private final String version;
+  /** Request bodies staged on the client, by content: written once, not per run. */
+  private final Map<String, String> bodies = new ConcurrentHashMap<>();
 
-  private WrkLoadGenerator(String clientCpus, Path script, String version) {
-    this.clientCpus = clientCpus;
+  private WrkLoadGenerator(LoadClient client, String script, String version) {
+    this.client = client;
     this.script = script;
     this.version = version;
   }
 
-  /** @throws LoadException when wrk or taskset is missing */
+  /** wrk as a local process pinned to {@code clientCpus}. @throws LoadException when wrk or taskset is missing */
   public static WrkLoadGenerator create(String clientCpus) throws LoadException {
+    return create(new LocalLoadClient(clientCpus));
+  }
+
+  /** wrk on {@code client}. @throws LoadException when wrk (or, here, taskset) is missing there */
+  public static WrkLoadGenerator create(LoadClient client) throws LoadException {
     for (String tool : List.of("wrk", "taskset")) {
-      if (!Commands.onPath(tool)) {
-        throw new LoadException(tool + " is not on PATH; install it (Debian: apt-get install -y "
-            + (tool.equals("wrk") ? "wrk" : "util-linux") + ")");
+      if (tool.equals("taskset") && !(client instanceof LocalLoadClient)) {
+        continue;
+      }
+      if (!client.has(tool)) {
+        throw new LoadException(tool + " is not on PATH" + (client instanceof LocalLoadClient ? "" : " in " + client.describe())
+            + "; install it (Debian: apt-get install -y " + (tool.equals("wrk") ? "wrk" : "util-linux") + ")");
       }
     }
-    try {
-      Path script = Files.createTempFile("fairbench-wrk", ".lua");
-      script.toFile().deleteOnExit();
-      try (InputStream in = WrkLoadGenerator.class.getResourceAsStream(SCRIPT_RESOURCE)) {
-        if (in == null) {
-          throw new IllegalStateException("the wrk script " + SCRIPT_RESOURCE + " is missing from the jar");
-        }
-        Files.write(script, in.readAllBytes());
+    byte[] lua;
+    try (InputStream in = WrkLoadGenerator.class.getResourceAsStream(SCRIPT_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("the wrk script " + SCRIPT_RESOURCE + " is missing from the jar");
       }
-      return new WrkLoadGenerator(clientCpus, script, detectVersion());
+      lua = in.readAllBytes();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the wrk script to a temporary file", e);
+      throw new UncheckedIOException("cannot read the wrk script " + SCRIPT_RESOURCE, e);
     }
+    String script = client.stage("fairbench-wrk.lua", lua);
+    // wrk -v prints "wrk 4.1.0 [epoll] Copyright ..." and exits 1: its output is read either way.
+    String version = client instanceof LocalLoadClient ? detectVersion()
+        : client.output(List.of("sh", "-c", "wrk -v 2>&1; true")).map(WrkLoadGenerator::parseVersion).orElse("unknown");
+    return new WrkLoadGenerator(client, script, version);
   }
 
   /** wrk -v prints "wrk 4.1.0 [epoll] Copyright ..." and exits 1. */
@@ -90,62 +97,37 @@ public final class WrkLoadGenerator implements LoadGenerator {
     return version;
   }
 
+  /** The command line of one run (without the client's pinning), as started. */
+  List<String> command(LoadSpec spec, String bodyFile) {
+    return List.of("wrk",
+        "-t", Integer.toString(spec.threads()),
+        "-c", Integer.toString(spec.connections()),
+        "-d", spec.duration().toSeconds() + "s",
+        "--timeout", Math.max(1, spec.timeout().toSeconds()) + "s",
+        "-s", script,
+        spec.baseUrl().resolve(spec.endpoint().path()).toString(),
+        "--", spec.endpoint().method(), bodyFile == null ? "-" : bodyFile,
+        Integer.toString(spec.pipeline()), spec.keepAlive() ? "0" : "1");
+  }
+
   @Override
   public LoadResult run(LoadSpec spec) throws LoadException, InterruptedException {
-    Path body = null;
-    try {
-      List<String> command = new ArrayList<>(List.of(
-          "taskset", "-c", clientCpus, "wrk",
-          "-t", Integer.toString(spec.threads()),
-          "-c", Integer.toString(spec.connections()),
-          "-d", spec.duration().toSeconds() + "s",
-          "--timeout", Math.max(1, spec.timeout().toSeconds()) + "s",
-          "-s", script.toString(),
-          spec.baseUrl().resolve(spec.endpoint().path()).toString(),
-          "--", spec.endpoint().method()));
-      if (spec.endpoint().body() != null) {
-        body = Files.createTempFile("fairbench-body", ".json");
-        Files.writeString(body, spec.endpoint().body());
-        command.add(body.toString());
-      } else {
-        command.add("-");
-      }
-      command.add(Integer.toString(spec.pipeline()));
-      command.add(spec.keepAlive() ? "0" : "1");
-      long ticksBefore = ProcFs.reapedChildrenTicks();
-      long started = System.nanoTime();
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      ServerRegistry.track(process);
-      String output;
-      try {
-        output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(spec.duration().toSeconds() + 30, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-          throw new LoadException("wrk did not finish within " + (spec.duration().toSeconds() + 30) + " s");
-        }
-      } finally {
-        if (process.isAlive()) {
-          process.destroyForcibly();
-        }
-        ServerRegistry.untrack(process);
-      }
-      double wall = (System.nanoTime() - started) / 1e9;
-      if (process.exitValue() != 0) {
-        throw new LoadException("wrk exited with " + process.exitValue() + ": " + lastLines(output));
-      }
-      double cpu = (double) (ProcFs.reapedChildrenTicks() - ticksBefore) / ClockTicks.perSecond();
-      return WrkOutputParser.parse(output).withClientCpu(cpu, cpu / wall);
-    } catch (IOException e) {
-      throw new LoadException("cannot run wrk: " + e.getMessage());
-    } finally {
-      if (body != null) {
-        try {
-          Files.deleteIfExists(body);
-        } catch (IOException e) {
-          // a temp file; harmless
-        }
+    String body = spec.endpoint().body();
+    String bodyFile = null;
+    if (body != null) {
+      bodyFile = bodies.get(body);
+      if (bodyFile == null) {
+        bodyFile = client.stage("fairbench-body-" + Integer.toHexString(body.hashCode()) + ".json",
+            body.getBytes(StandardCharsets.UTF_8));
+        bodies.put(body, bodyFile);
       }
     }
+    LoadClient.Execution run = client.run("wrk", command(spec, bodyFile), Duration.ofSeconds(spec.duration().toSeconds() + 30));
+    String output = run.stdout() + (run.stderr().isEmpty() ? "" : "\n" + run.stderr());
+    if (run.exitCode() != 0) {
+      throw new LoadException("wrk exited with " + run.exitCode() + ": " + lastLines(output));
+    }
+    return WrkOutputParser.parse(output).withClientCpu(run.cpuSeconds(), run.cpuUtilisation());
   }
 
   private static String lastLines(String output) {

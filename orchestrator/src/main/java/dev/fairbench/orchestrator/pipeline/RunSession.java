@@ -8,7 +8,9 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.events.RunListener;
 import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.load.LoadException;
+import dev.fairbench.orchestrator.load.LocalLoadClient;
 import dev.fairbench.orchestrator.load.OhaLoadGenerator;
 import dev.fairbench.orchestrator.load.WrkLoadGenerator;
 import dev.fairbench.orchestrator.results.EntryResult;
@@ -60,6 +62,8 @@ public final class RunSession {
    * @param serverHost     --server-host as given (recorded for --resume); empty for none
    * @param serverAddress  --server-address as given; empty for none
    * @param resume         the stopped run this one continues (its folder is the output); null for a fresh run
+   * @param loadClient     where wrk and oha run, given the client CPU set: this machine, or a
+   *                       container on a client host's engine (run --client-host)
    */
   public record Request(
       List<String> selectors,
@@ -73,19 +77,43 @@ public final class RunSession {
       boolean baselines,
       String serverHost,
       String serverAddress,
-      Resumption resume) {
+      Resumption resume,
+      LoadClientFactory loadClient) {
     public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
         RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
         boolean baselines) {
       this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
-          "", "", null);
+          "", "", null, LocalLoadClient::new);
     }
+
+    /** A fresh run on this machine's load client (the tests' form). */
+    public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
+        RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
+        boolean baselines, String serverHost, String serverAddress, Resumption resume) {
+      this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
+          serverHost, serverAddress, resume, LocalLoadClient::new);
+    }
+
+    /** A fresh run with the given load client. */
+    public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
+        RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
+        boolean baselines, LoadClientFactory loadClient) {
+      this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
+          "", "", null, loadClient);
+    }
+  }
+
+  /** Opens the load client on the client CPU set. */
+  @FunctionalInterface
+  public interface LoadClientFactory {
+    LoadClient open(String clientCpus) throws LoadException;
   }
 
   /** Builds the environment block once the runtime and the load generator are known. */
   @FunctionalInterface
   public interface EnvironmentFactory {
-    Environment make(Instant now, ServerRuntime runtime, String loadGenerator, RunConfig config);
+    /** @param loadClient where the load generator runs; null when nothing is measured */
+    Environment make(Instant now, ServerRuntime runtime, LoadClient loadClient, String loadGenerator, RunConfig config);
   }
 
   /** A request that cannot run; the CLI prints it and exits 2. */
@@ -145,26 +173,42 @@ public final class RunSession {
     }
     WrkLoadGenerator wrk = null;
     OhaLoadGenerator oha = null;
+    LoadClient client = null;
     String loadGenerator = "none";
     if (config.benchmark()) {
       try {
-        wrk = WrkLoadGenerator.create(config.limits().clientCpus());
+        client = request.loadClient().open(config.limits().clientCpus());
+        wrk = WrkLoadGenerator.create(client);
         loadGenerator = wrk.version();
         if (config.kind() == CellKind.RATE) {
-          oha = OhaLoadGenerator.create(config.limits().clientCpus());
+          oha = OhaLoadGenerator.create(client);
           loadGenerator = oha.version() + " (rate), " + wrk.version() + " (warm-up)";
         } else if (config.ladderShare() > 0) {
           try {
-            oha = OhaLoadGenerator.create(config.limits().clientCpus());
+            oha = OhaLoadGenerator.create(client);
             loadGenerator = wrk.version() + ", " + oha.version() + " (ladder cells)";
           } catch (LoadException e) {
             err.println("fairbench run: note: no ladder cells: " + e.getMessage());
           }
         }
+        if (!(client instanceof LocalLoadClient)) {
+          loadGenerator += " in " + client.describe();
+        }
       } catch (LoadException e) {
+        if (client != null) {
+          client.close();
+        }
         throw new MissingToolException("unavailable: " + e.getMessage());
       }
     }
+    try (LoadClient held = client) {
+      return run(request, listener, err, config, selections, held, wrk, oha, loadGenerator);
+    }
+  }
+
+  private static Outcome run(Request request, RunListener listener, PrintWriter err, RunConfig config,
+      List<Selection> selections, LoadClient client, WrkLoadGenerator wrk, OhaLoadGenerator oha, String loadGenerator)
+      throws InterruptedException, IOException {
     Resumption resume = request.resume();
     Path dir = request.output().toAbsolutePath().normalize();
     Path resultsFile = dir.resolve("results.json");
@@ -197,7 +241,7 @@ public final class RunSession {
     try (RunLock lock = acquired) {
       ServerRuntime runtime = request.runtimeFactory().apply(dir.resolve("logs"));
       Instant now = Instant.now();
-      Environment environment = request.environment().make(now, runtime, loadGenerator, config);
+      Environment environment = request.environment().make(now, runtime, client, loadGenerator, config);
       ResultsDocument header;
       if (resume == null) {
         header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION, environment,
@@ -237,6 +281,9 @@ public final class RunSession {
             config.kind().wireName(), config.endpoints().stream().map(Endpoint::wireName).collect(Collectors.joining(",")),
             config.rounds(), config.duration().toSeconds(), config.rewarm().toMillis(), config.seed(),
             config.limits().serverCpus(), runtime.limitsMode(), runtime.name(), config.limits().clientCpus());
+        if (client != null && !(client instanceof LocalLoadClient)) {
+          err.println("  load client: " + client.describe() + ", CPUs " + client.cpus());
+        }
         // Before availability and conformance are known: an upper bound; the pipeline says the real count once prepared.
         err.printf(Locale.ROOT, "  up to %s, with warm build caches%n  results: %s (rewritten after every visit)%n",
             budget.describe(), resultsFile);

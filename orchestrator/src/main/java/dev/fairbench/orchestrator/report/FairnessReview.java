@@ -96,7 +96,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           limitsApplied(env),
           readBack(entry),
           seen == null ? (env != null && env.topology() != null
-              && Environment.Topology.TWO_HOSTS.equals(env.topology().layout()) && !entry.cells().isEmpty()
+              && env.topology().serversRemote() && !entry.cells().isEmpty()
               ? "not observable remotely (the servers ran on a remote engine)" : "not observed (no cell was measured)")
               : describe(seen),
           seen != null && seen.matches(),

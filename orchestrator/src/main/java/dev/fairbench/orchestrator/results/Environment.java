@@ -96,14 +96,23 @@ public record Environment(
   /**
    * Where the run's parts ran and what lies between them (docs/TWO-HOSTS.md).
    *
-   * @param layout  "one-host" (load client and servers on this machine) or "two-hosts" (servers on
-   *                a remote engine's host)
+   * @param layout  "one-host" (load client and servers on this machine), "two-hosts" (servers on
+   *                a remote engine's host, or the load client on a client host's engine) or
+   *                "three-hosts" (orchestrator, load client and servers each on its own host)
    * @param hosts   every host: the one running the orchestrator and the load client first
    * @param network the path from the load client to the servers' address, measured at the start
    */
   public record Topology(String layout, List<Host> hosts, NetworkPath network) {
     public static final String ONE_HOST = "one-host";
     public static final String TWO_HOSTS = "two-hosts";
+    /** The orchestrator, the load client (`--client-host`) and the servers each on a host of its own. */
+    public static final String THREE_HOSTS = "three-hosts";
+
+    /** Whether the servers ran on another host than the orchestrator (a remote engine). */
+    public boolean serversRemote() {
+      return !ONE_HOST.equals(layout) && hosts.stream().noneMatch(h -> h.roles().startsWith("orchestrator")
+          && h.roles().contains("servers"));
+    }
 
     /**
      * What must be equal for two runs to be compared as the same setup: the layout and each
@@ -118,8 +127,8 @@ public record Environment(
             .append(host.engine() == null || host.engine().equals("none") ? "" : ", " + host.engine()).append(')');
       }
       if (network != null && network.rttSamples() > 0) {
-        out.append(String.format(java.util.Locale.ROOT, "; path to %s: RTT p50 %.0f µs, p99 %.0f µs, one stream %.2f GB/s",
-            network.to(), network.rttP50Micros(), network.rttP99Micros(), network.throughputBytesPerSecond() / 1e9));
+        out.append(String.format(java.util.Locale.ROOT, "; path from %s to %s: RTT p50 %.0f µs, p99 %.0f µs, one stream %.2f GB/s",
+            network.from(), network.to(), network.rttP50Micros(), network.rttP99Micros(), network.throughputBytesPerSecond() / 1e9));
       }
       return out.toString();
     }
@@ -137,7 +146,8 @@ public record Environment(
   /**
    * One machine of the run.
    *
-   * @param roles         what ran there: "orchestrator, load client", "servers", or all three
+   * @param roles         what ran there: "orchestrator, load client", "servers", or all three; a load
+   *                      client in a container (`--client-host`) is "load client (container, CPUs LIST)"
    * @param name          its host name (the engine's Name for a remote engine)
    * @param cpuModel      /proc/cpuinfo's model name (on a remote host read in a probe container)
    * @param cores         CPUs the kernel (or the engine) reports

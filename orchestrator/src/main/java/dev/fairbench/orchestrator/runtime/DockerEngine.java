@@ -80,26 +80,9 @@ public record DockerEngine(URI dockerHost, boolean tlsVerify, Path certPath, Str
       }
       chosen = fromEnv.trim();
     }
-    URI uri;
-    try {
-      uri = URI.create(chosen);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--server-host " + chosen + " is not a URL: " + e.getMessage());
-    }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    switch (scheme) {
-      case "tcp", "http", "https", "unix" -> { }
-      case "ssh" -> throw new IllegalArgumentException("--server-host " + chosen + ": ssh:// engines are not reached "
-          + "directly (the Docker client library has no ssh transport); forward the engine's socket, e.g. "
-          + "`ssh -nNT -L /tmp/fairbench-engine.sock:/var/run/docker.sock " + uri.getAuthority()
-          + "`, then give --server-host unix:///tmp/fairbench-engine.sock --server-address "
-          + (uri.getHost() == null ? "HOST" : uri.getHost()) + " (docs/TWO-HOSTS.md)");
-      default -> throw new IllegalArgumentException("--server-host " + chosen
-          + ": the URL must be tcp://HOST:PORT (TLS with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH), or unix:///PATH");
-    }
-    if (!scheme.equals("unix") && (uri.getHost() == null || uri.getPort() < 0)) {
-      throw new IllegalArgumentException("--server-host " + chosen + ": give the engine's host and port, e.g. tcp://10.0.0.2:2376");
-    }
+    Endpoint parsed = parse("--server-host", chosen, env);
+    URI uri = parsed.uri();
+    String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
     String host = address != null ? address : scheme.equals("unix") ? null : stripBrackets(uri.getHost());
     if (host == null) {
       throw new IllegalArgumentException("--server-host " + chosen
@@ -116,8 +99,60 @@ public record DockerEngine(URI dockerHost, boolean tlsVerify, Path certPath, Str
       throw new IllegalArgumentException("the server host's address " + host + " is loopback: the servers would be "
           + "reached on this machine; give the address the load client reaches the server host at (--server-address)");
     }
-    boolean tls = "1".equals(env.get("DOCKER_TLS_VERIFY")) || "true".equalsIgnoreCase(env.get("DOCKER_TLS_VERIFY"))
-        || scheme.equals("https");
+    return Optional.of(new DockerEngine(parsed.uri(), parsed.tls(), parsed.certs(), resolved));
+  }
+
+  /**
+   * The engine of {@code --client-host}, where the load client runs as a container: any engine
+   * URL, this machine's socket included (unix:///var/run/docker.sock). Its serverAddress is empty:
+   * no server runs there.
+   *
+   * @throws IllegalArgumentException with what is wrong, for a usage error
+   */
+  public static DockerEngine clientHost(String url, Map<String, String> env) {
+    Endpoint parsed = parse("--client-host", url, env);
+    return new DockerEngine(parsed.uri(), parsed.tls(), parsed.certs(), "");
+  }
+
+  /** Whether this engine's containers run on the machine where the orchestrator runs (a unix socket, loopback). */
+  public boolean onThisMachine() {
+    return dockerHost == null || !namesAnotherMachine(dockerHost);
+  }
+
+  /** An engine URL as docker-java takes it, with its TLS settings. */
+  private record Endpoint(URI uri, boolean tls, Path certs) {}
+
+  /** Parses and checks an engine URL given to {@code option} (tcp://HOST:PORT, unix:///PATH; ssh:// says what to do). */
+  private static Endpoint parse(String option, String chosen, Map<String, String> env) {
+    if (chosen.trim().matches("(?i)unix:/*")) {
+      throw new IllegalArgumentException(option + " " + chosen + ": give the socket's path, e.g. unix:///var/run/docker.sock");
+    }
+    URI uri;
+    try {
+      uri = URI.create(chosen.trim());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + " " + chosen + " is not a URL: " + e.getMessage());
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    switch (scheme) {
+      case "tcp", "http", "https", "unix" -> { }
+      case "ssh" -> throw new IllegalArgumentException(option + " " + chosen + ": ssh:// engines are not reached "
+          + "directly (the Docker client library has no ssh transport); forward the engine's socket, e.g. "
+          + "`ssh -nNT -L /tmp/fairbench-engine.sock:/var/run/docker.sock " + uri.getAuthority()
+          + "`, then give " + option + " unix:///tmp/fairbench-engine.sock"
+          + (option.equals("--server-host") ? " --server-address " + (uri.getHost() == null ? "HOST" : uri.getHost()) : "")
+          + " (docs/TWO-HOSTS.md)");
+      default -> throw new IllegalArgumentException(option + " " + chosen
+          + ": the URL must be tcp://HOST:PORT (TLS with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH), or unix:///PATH");
+    }
+    if (!scheme.equals("unix") && (uri.getHost() == null || uri.getPort() < 0)) {
+      throw new IllegalArgumentException(option + " " + chosen + ": give the engine's host and port, e.g. tcp://10.0.0.2:2376");
+    }
+    if (scheme.equals("unix") && (uri.getPath() == null || uri.getPath().isEmpty())) {
+      throw new IllegalArgumentException(option + " " + chosen + ": give the socket's path, e.g. unix:///var/run/docker.sock");
+    }
+    boolean tls = !scheme.equals("unix") && ("1".equals(env.get("DOCKER_TLS_VERIFY"))
+        || "true".equalsIgnoreCase(env.get("DOCKER_TLS_VERIFY")) || scheme.equals("https"));
     Path certs = null;
     if (tls) {
       String certPath = env.get("DOCKER_CERT_PATH");
@@ -129,9 +164,8 @@ public record DockerEngine(URI dockerHost, boolean tlsVerify, Path certPath, Str
         }
       }
     }
-    URI normalized = scheme.equals("http") ? URI.create("tcp://" + uri.getRawAuthority())
-        : scheme.equals("https") ? URI.create("tcp://" + uri.getRawAuthority()) : uri;
-    return Optional.of(new DockerEngine(normalized, tls, certs, resolved));
+    URI normalized = scheme.equals("http") || scheme.equals("https") ? URI.create("tcp://" + uri.getRawAuthority()) : uri;
+    return new Endpoint(normalized, tls, certs);
   }
 
   /** A tcp/http/ssh URL whose host is not loopback; unix sockets are this machine's. */

@@ -674,7 +674,7 @@ public final class DockerRuntime implements ServerRuntime {
         "the container must listen on HOST:PORT from its environment");
   }
 
-  static String rootMessage(Throwable e) {
+  public static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

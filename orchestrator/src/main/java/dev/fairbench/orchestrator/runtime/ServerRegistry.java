@@ -26,6 +26,12 @@ public final class ServerRegistry {
     LIVE.add(process);
   }
 
+  /** Anything else to close at the end (the load client's container). */
+  public static void track(AutoCloseable handle) {
+    installHook();
+    LIVE.add(handle);
+  }
+
   public static void untrack(Object handle) {
     LIVE.remove(handle);
   }
@@ -50,8 +56,10 @@ public final class ServerRegistry {
           server.close();
         } else if (handle instanceof Process process) {
           Commands.killTree(process.toHandle());
+        } else if (handle instanceof AutoCloseable closeable) {
+          closeable.close();
         }
-      } catch (RuntimeException e) {
+      } catch (Exception e) {
         System.err.println("fairbench: cleanup of " + handle + " failed: " + e.getMessage());
       }
     }

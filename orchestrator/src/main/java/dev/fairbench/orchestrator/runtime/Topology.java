@@ -5,6 +5,7 @@ import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Info;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.EnvironmentProbe;
 import java.io.BufferedReader;
@@ -69,14 +70,30 @@ public final class Topology {
   private Topology() {}
 
   /**
-   * The topology of a run on {@code runtime}: its hosts, and the path to the servers' address
-   * measured with the probe server on the server CPU set. Never throws: what cannot be measured
-   * says why in the network path's method (its figures are then -1).
+   * The topology of a run on {@code runtime} with the load client on this machine: see
+   * {@link #probe(ServerRuntime, Limits, LoadClient)}.
    */
   public static Environment.Topology probe(ServerRuntime runtime, Limits limits) {
+    return probe(runtime, limits, null);
+  }
+
+  /**
+   * The topology of a run on {@code runtime}: its hosts, and the path to the servers' address
+   * measured with the probe server on the server CPU set, from where the load client runs (this
+   * JVM, or the client container of `--client-host`). Never throws: what cannot be measured says
+   * why in the network path's method (its figures are then -1).
+   *
+   * @param loadClient where wrk and oha run; null or a local client for this machine
+   */
+  public static Environment.Topology probe(ServerRuntime runtime, Limits limits, LoadClient loadClient) {
     Optional<DockerEngine> engine = runtime instanceof DockerRuntime docker ? Optional.of(docker.engine()) : Optional.empty();
     boolean remote = engine.map(DockerEngine::remote).orElse(false);
     String address = engine.map(DockerEngine::serverAddress).orElse("127.0.0.1");
+    ClientContainer container = loadClient instanceof ClientContainer c ? c : null;
+    boolean clientHere = container == null || container.engine().onThisMachine();
+    boolean clientWithServers = container != null && remote && container.engine().url().equals(engine.get().url());
+    ClientContainer.EngineHost clientHost = container == null ? null : container.host();
+    String from = container == null || clientHere ? EnvironmentProbe.hostname() : clientHost.name();
     int port = NativeRuntime.freePort();
     String cpuModel = "unknown";
     Environment.NetworkPath path;
@@ -84,22 +101,58 @@ public final class Topology {
         ? ProbeServer.inContainer(engine.get(), address, port, limits.serverCpus())
         : ProbeServer.local(port, limits.serverCpus())) {
       cpuModel = server.cpuModel();
-      path = measure(EnvironmentProbe.hostname(), address, port);
+      path = container == null ? measure(from, address, port) : measureFrom(container, from, address, port);
     } catch (IOException | RuntimeException e) {
-      path = new Environment.NetworkPath(EnvironmentProbe.hostname(), address,
-          "not measured: " + DockerRuntime.rootMessage(e), 0, -1, -1, -1, 0);
+      path = new Environment.NetworkPath(from, address, "not measured: " + DockerRuntime.rootMessage(e), 0, -1, -1, -1, 0);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      path = new Environment.NetworkPath(EnvironmentProbe.hostname(), address, "not measured: interrupted", 0, -1, -1, -1, 0);
+      path = new Environment.NetworkPath(from, address, "not measured: interrupted", 0, -1, -1, -1, 0);
     }
-    String localEngine = engine.filter(e -> !e.remote()).map(Topology::engineName).orElse("none");
-    Environment.Host client = new Environment.Host(remote ? "orchestrator, load client" : "orchestrator, load client, servers",
-        EnvironmentProbe.hostname(), EnvironmentProbe.cpuModel(), EnvironmentProbe.cores(), EnvironmentProbe.kernel(),
-        localEngine, EnvironmentProbe.cgroupVersion(), remote ? "" : address);
+    String clientRole = container == null ? "load client" : "load client (container, CPUs " + container.cpus() + ")";
+    List<String> roles = new ArrayList<>(List.of("orchestrator"));
+    if (clientHere) {
+      roles.add(clientRole);
+    }
     if (!remote) {
-      return new Environment.Topology(Environment.Topology.ONE_HOST, List.of(client), path);
+      roles.add("servers");
     }
-    return new Environment.Topology(Environment.Topology.TWO_HOSTS, List.of(client, serverHost(engine.get(), cpuModel)), path);
+    String hereEngine = container != null && clientHere ? clientHost.engine()
+        : engine.filter(e -> !e.remote()).map(Topology::engineName).orElse("none");
+    List<Environment.Host> hosts = new ArrayList<>();
+    hosts.add(new Environment.Host(String.join(", ", roles), EnvironmentProbe.hostname(), EnvironmentProbe.cpuModel(),
+        EnvironmentProbe.cores(), EnvironmentProbe.kernel(), hereEngine, EnvironmentProbe.cgroupVersion(),
+        remote ? "" : address));
+    if (!clientHere && !clientWithServers) {
+      hosts.add(new Environment.Host(clientRole, clientHost.name(), clientHost.cpuModel(), clientHost.cores(),
+          clientHost.kernel(), clientHost.engine(), clientHost.cgroupVersion(), ""));
+    }
+    if (remote) {
+      Environment.Host server = serverHost(engine.get(), cpuModel);
+      hosts.add(clientWithServers ? new Environment.Host(clientRole + ", servers", server.name(), server.cpuModel(),
+          server.cores(), server.kernel(), server.engine(), server.cgroupVersion(), server.address()) : server);
+    }
+    String layout = switch (hosts.size()) {
+      case 1 -> Environment.Topology.ONE_HOST;
+      case 2 -> Environment.Topology.TWO_HOSTS;
+      default -> Environment.Topology.THREE_HOSTS;
+    };
+    return new Environment.Topology(layout, List.copyOf(hosts), path);
+  }
+
+  /** RTT and one stream's throughput to the probe server at address:port, measured in the client container. */
+  static Environment.NetworkPath measureFrom(ClientContainer container, String from, String address, int port)
+      throws IOException, InterruptedException {
+    ClientContainer.PathSample sample = container.measurePath(address, port, RTT_WARMUP, RTT_SAMPLES, STREAM_WARMUP,
+        STREAM_TIMED);
+    long[] rtt = sample.rttNanos().clone();
+    Arrays.sort(rtt);
+    double seconds = STREAM_TIMED.toNanos() / 1e9;
+    return new Environment.NetworkPath(from, address,
+        "probe server (perl) on the server CPU set; measured from the load client container (perl, on the client CPU "
+            + "set); RTT: one-byte exchanges on one TCP connection (TCP_NODELAY) after " + RTT_WARMUP
+            + " unmeasured; throughput: one TCP stream server → client, timed " + STREAM_TIMED.toMillis() + " ms after "
+            + STREAM_WARMUP.toMillis() + " ms",
+        rtt.length, percentile(rtt, 0.50) / 1e3, percentile(rtt, 0.99) / 1e3, sample.streamBytes() / seconds, seconds);
   }
 
   /** The remote host as its engine describes it; the CPU model comes from the probe container. */

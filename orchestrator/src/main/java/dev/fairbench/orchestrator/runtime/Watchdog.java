@@ -34,7 +34,7 @@ public final class Watchdog {
   private static final Path DIR = Path.of(System.getProperty("java.io.tmpdir"), "fairbench-watchdog");
   private static Process watcher;
   private static Path watchFile;
-  private static boolean dockerNoted;
+  private static final java.util.Set<String> dockerNoted = new java.util.HashSet<>();
 
   private Watchdog() {}
 
@@ -107,11 +107,13 @@ public final class Watchdog {
     append("pid " + pid + " " + ProcFs.startTime(pid));
   }
 
-  /** This orchestrator starts containers on the engine at {@code dockerHost}, e.g. unix:///var/run/docker.sock. */
+  /**
+   * This orchestrator starts containers on the engine at {@code dockerHost}, e.g.
+   * unix:///var/run/docker.sock; each engine once (the servers' and the load client's may differ).
+   */
   static synchronized void watchDocker(String dockerHost) {
-    if (!dockerNoted) {
+    if (dockerNoted.add(dockerHost)) {
       append("docker " + dockerHost);
-      dockerNoted = true;
     }
   }
 

@@ -126,33 +126,39 @@ for g in $(groups); do
   fi
 done
 
+# Every engine the orchestrator used (the servers' and the load client's may differ): the listed
+# containers that engine knows, and those with the owner label there.
 if [ -f "$watch" ] && grep -q '^docker ' "$watch"; then
-  host=$(sed -n 's/^docker //p' "$watch" | head -n 1)
-  ids=$(sed -n 's/^container //p' "$watch")
-  if command -v docker > /dev/null 2>&1; then
-    [ -n "$host" ] && export DOCKER_HOST="$host"
-    ids="$ids $(docker ps -aq --no-trunc --filter "label=dev.fairbench.owner=$owner-$start" 2> /dev/null)"
-    done_ids=" "
-    for id in $ids; do
-      case "$done_ids" in *" $id "*) continue ;; esac
-      done_ids="$done_ids$id "
-      what=$(docker inspect -f '{{.Name}} ({{.Config.Image}}, {{.State.Status}})' "$id" 2> /dev/null) || continue
-      docker unpause "$id" > /dev/null 2>&1
-      if docker rm -f -v "$id" > /dev/null 2>&1; then
-        say "removed container ${what#/}"
-      else
-        say "could not remove container ${what#/}; fairbench cleanup tries again"
-      fi
-    done
-  elif command -v curl > /dev/null 2>&1; then
-    socket=${host#unix://}
-    [ "$socket" = "$host" ] && socket=/var/run/docker.sock
-    for id in $ids; do
-      curl -s -o /dev/null --unix-socket "$socket" -X POST "http://localhost/containers/$id/unpause"
-      code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$socket" -X DELETE "http://localhost/containers/$id?force=true&v=true")
-      [ "$code" = 204 ] && say "removed container $id"
-    done
-  fi
+  listed=$(sed -n 's/^container //p' "$watch")
+  done_ids=" "
+  for host in $(sed -n 's/^docker //p' "$watch"); do
+    if command -v docker > /dev/null 2>&1; then
+      ids="$listed $(DOCKER_HOST="$host" docker ps -aq --no-trunc --filter "label=dev.fairbench.owner=$owner-$start" 2> /dev/null)"
+      for id in $ids; do
+        case "$done_ids" in *" $id "*) continue ;; esac
+        what=$(DOCKER_HOST="$host" docker inspect -f '{{.Name}} ({{.Config.Image}}, {{.State.Status}})' "$id" 2> /dev/null) || continue
+        done_ids="$done_ids$id "
+        DOCKER_HOST="$host" docker unpause "$id" > /dev/null 2>&1
+        if DOCKER_HOST="$host" docker rm -f -v "$id" > /dev/null 2>&1; then
+          say "removed container ${what#/}"
+        else
+          say "could not remove container ${what#/}; fairbench cleanup tries again"
+        fi
+      done
+    elif command -v curl > /dev/null 2>&1; then
+      socket=${host#unix://}
+      [ "$socket" = "$host" ] && socket=/var/run/docker.sock
+      for id in $listed; do
+        case "$done_ids" in *" $id "*) continue ;; esac
+        curl -s -o /dev/null --unix-socket "$socket" -X POST "http://localhost/containers/$id/unpause"
+        code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$socket" -X DELETE "http://localhost/containers/$id?force=true&v=true")
+        if [ "$code" = 204 ]; then
+          done_ids="$done_ids$id "
+          say "removed container $id"
+        fi
+      done
+    fi
+  done
 fi
 rm -f "$watch"
 exit 0

@@ -61,6 +61,33 @@ class DockerEngineTest {
   }
 
   @Test
+  void aClientHostIsAnyEngineUrlAndKnowsWhetherItIsThisMachine() {
+    DockerEngine here = DockerEngine.clientHost("unix:///var/run/docker.sock", Map.of());
+    assertThat(here.onThisMachine()).isTrue();
+    assertThat(here.dockerHost()).isEqualTo(URI.create("unix:///var/run/docker.sock"));
+    assertThat(DockerEngine.clientHost("tcp://127.0.0.1:2375", Map.of()).onThisMachine()).isTrue();
+
+    DockerEngine there = DockerEngine.clientHost("tcp://192.0.2.30:2376", Map.of());
+    assertThat(there.onThisMachine()).isFalse();
+    assertThat(there.tlsVerify()).isFalse();
+    // TLS is for tcp: a unix socket ignores DOCKER_TLS_VERIFY, as the docker CLI does.
+    assertThat(DockerEngine.clientHost("unix:///var/run/docker.sock", Map.of("DOCKER_TLS_VERIFY", "1")).tlsVerify()).isFalse();
+  }
+
+  @Test
+  void aBadClientHostIsAUsageErrorThatNamesTheOptionAndSaysWhatToDo() {
+    assertThatThrownBy(() -> DockerEngine.clientHost("ftp://192.0.2.30:21", Map.of()))
+        .hasMessageStartingWith("--client-host ftp://192.0.2.30:21").hasMessageContaining("tcp://HOST:PORT");
+    assertThatThrownBy(() -> DockerEngine.clientHost("tcp://192.0.2.30", Map.of()))
+        .hasMessageContaining("--client-host").hasMessageContaining("host and port");
+    assertThatThrownBy(() -> DockerEngine.clientHost("unix://", Map.of())).hasMessageContaining("socket's path");
+    assertThatThrownBy(() -> DockerEngine.clientHost("not a url", Map.of())).hasMessageContaining("is not a URL");
+    assertThatThrownBy(() -> DockerEngine.clientHost("ssh://bench@client", Map.of()))
+        .hasMessageContaining("ssh -nNT -L").hasMessageContaining("--client-host unix:///tmp/fairbench-engine.sock")
+        .hasMessageNotContaining("--server-address");
+  }
+
+  @Test
   void tlsNeedsTheThreeCertificateFiles(@TempDir Path certs) throws Exception {
     Map<String, String> env = Map.of("DOCKER_TLS_VERIFY", "1", "DOCKER_CERT_PATH", certs.toString());
     assertThatThrownBy(() -> DockerEngine.fromOptions("tcp://192.0.2.10:2376", null, env))

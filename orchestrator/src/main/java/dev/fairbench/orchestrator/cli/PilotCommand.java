@@ -11,7 +11,7 @@ import dev.fairbench.orchestrator.load.Endpoint;
 import dev.fairbench.orchestrator.load.LoadException;
 import dev.fairbench.orchestrator.load.WrkLoadGenerator;
 import dev.fairbench.orchestrator.pipeline.Pilot;
-import dev.fairbench.orchestrator.results.EnvironmentProbe;
+import dev.fairbench.orchestrator.runtime.EnvironmentProbe;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
 import java.nio.file.Files;

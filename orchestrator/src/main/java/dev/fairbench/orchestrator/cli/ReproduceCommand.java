@@ -75,7 +75,7 @@ public final class ReproduceCommand implements Callable<Integer> {
     }
     Environment env = recorded.environment();
     FairbenchPaths paths = FairbenchPaths.detect();
-    String commit = dev.fairbench.orchestrator.results.EnvironmentProbe.gitCommit(paths.root());
+    String commit = dev.fairbench.orchestrator.runtime.EnvironmentProbe.gitCommit(paths.root());
     if (!commit.equals(env.gitCommit())) {
       err.println("fairbench reproduce: note: the checkout is at " + commit + ", the results were made at "
           + env.gitCommit() + "; entries may have changed");

@@ -6,7 +6,7 @@ import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.load.Endpoint;
 import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.results.Environment;
-import dev.fairbench.orchestrator.results.EnvironmentProbe;
+import dev.fairbench.orchestrator.runtime.EnvironmentProbe;
 import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.Topology;

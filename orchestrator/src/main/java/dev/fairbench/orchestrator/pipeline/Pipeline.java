@@ -43,7 +43,7 @@ import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
 import dev.fairbench.orchestrator.runtime.ThreadSample;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

@@ -5,7 +5,7 @@ import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

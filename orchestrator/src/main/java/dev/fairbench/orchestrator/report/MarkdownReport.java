@@ -8,7 +8,7 @@ import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsDocument.RoundRecord;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.stats.Interval;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,7 +5,7 @@ import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.Environment;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.stats.Interval;
 import java.util.ArrayList;
 import java.util.EnumSet;

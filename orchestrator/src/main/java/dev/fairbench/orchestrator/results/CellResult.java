@@ -3,7 +3,7 @@ package dev.fairbench.orchestrator.results;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.core.Flag;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.discovery.WorkersModel;
 import java.util.ArrayList;

@@ -375,7 +375,7 @@ public final class DockerRuntime implements ServerRuntime {
     String image = imageName(variant);
     List<String> stages = buildStages.getOrDefault(image, List.of());
     List<String> env = variant.startEnv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
-    return dev.fairbench.orchestrator.results.EnvironmentProbe.versions(variant,
+    return dev.fairbench.orchestrator.runtime.EnvironmentProbe.versions(variant,
         command -> versionIn(client, image, env, stages, command));
   }
 

@@ -7,6 +7,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
 import java.io.IOException;

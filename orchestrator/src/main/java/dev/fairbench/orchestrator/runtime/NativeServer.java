@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.runtime;
 
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import java.net.URI;
 import java.nio.file.Path;

@@ -2,7 +2,6 @@ package dev.fairbench.orchestrator.runtime;
 
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
-import dev.fairbench.orchestrator.results.EnvironmentProbe;
 import java.util.Map;
 
 /**

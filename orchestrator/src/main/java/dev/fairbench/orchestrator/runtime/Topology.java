@@ -7,7 +7,6 @@ import com.github.dockerjava.api.model.Info;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.results.Environment;
-import dev.fairbench.orchestrator.results.EnvironmentProbe;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

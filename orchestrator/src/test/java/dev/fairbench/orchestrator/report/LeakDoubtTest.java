@@ -13,7 +13,7 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.results.RunRecord.RssSample;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -13,7 +13,7 @@ import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.RunRecord;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

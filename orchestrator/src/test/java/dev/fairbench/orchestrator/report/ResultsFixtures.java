@@ -12,7 +12,7 @@ import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
-import dev.fairbench.orchestrator.runtime.WorkerObservation;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

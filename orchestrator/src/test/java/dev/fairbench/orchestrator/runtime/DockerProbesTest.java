@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.discovery.WorkersModel;
 import dev.fairbench.orchestrator.results.Environment;
-import dev.fairbench.orchestrator.results.EnvironmentProbe;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

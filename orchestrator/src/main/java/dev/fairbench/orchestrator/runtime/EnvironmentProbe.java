@@ -1,7 +1,6 @@
-package dev.fairbench.orchestrator.results;
+package dev.fairbench.orchestrator.runtime;
 
 import dev.fairbench.orchestrator.discovery.EntryVariant;
-import dev.fairbench.orchestrator.runtime.Commands;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.fairbench.orchestrator.runtime;
+package dev.fairbench.orchestrator.core;
 
 /**
  * What the running server showed of its WORKERS while under load.

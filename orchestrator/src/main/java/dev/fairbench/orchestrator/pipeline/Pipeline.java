@@ -54,6 +54,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -326,6 +327,14 @@ public final class Pipeline {
           // The maximum a share-of-max rate is taken from: wrk at full speed, the same in both modes.
           LoadResult warm = wrk.run(throughputSpec(slot.server, cell.endpoint, config.warmup()));
           cell.warmupMax = warm.requestsPerSecond();
+          if (cell.rate != null && cell.rate.shareOfMax()) {
+            WarmMaximum.Settled max = WarmMaximum.settle(cell.warmupMax,
+                () -> wrk.run(throughputSpec(slot.server, cell.endpoint, config.warmup())).requestsPerSecond());
+            cell.warmupMax = max.requestsPerSecond();
+            listener.note(String.format(Locale.ROOT, "  %s %s: maximum %,.0f req/s after %d warm-up runs%s",
+                slot.id(), cell.name(), max.requestsPerSecond(), max.runs(),
+                max.agreed() ? "" : " (the last two still " + Math.round(WarmMaximum.AGREEMENT * 100) + "% or more apart)"));
+          }
         } catch (LoadException e) {
           cell.fail("warm-up failed: " + e.getMessage());
           listener.cellFailed(slot.id(), cell.name(), cell.reason);

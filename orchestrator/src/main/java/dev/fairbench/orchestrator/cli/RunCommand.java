@@ -166,7 +166,8 @@ public class RunCommand implements Callable<Integer> {
           + "runs dropped), then the rest, each round in the order its seed gives. Every entry is prepared again "
           + "(new processes: build, start, conformance, warm-up); the break is recorded in results.json and the "
           + "fairness review. Refused when the run is complete, or the method version, the checkout's commit, an "
-          + "entry's files or the machine (CPU, cores, kernel, runtime) changed.")
+          + "entry's files or the machine (CPU, cores, kernel, runtime) changed. A run made with --client-host "
+          + "resumes with the load client on that engine again.")
   Path resume;
   /**
    * The engine of --client-host, checked: a client host on another machine must reach the
@@ -237,8 +238,7 @@ public class RunCommand implements Callable<Integer> {
         (now, runtime, client, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, client, loadGenerator, cfg),
         !noBaselines, limitOptions.serverHost == null ? "" : limitOptions.serverHost,
         limitOptions.serverAddress == null ? "" : limitOptions.serverAddress, null,
-        clientEngine.<RunSession.LoadClientFactory>map(e -> cpus -> ClientContainer.start(e, cpus))
-            .orElse(LocalLoadClient::new));
+        clientHost == null ? "" : clientHost, loadClient(clientEngine));
     return finish(request, out, err);
   }
 
@@ -261,6 +261,13 @@ public class RunCommand implements Callable<Integer> {
     limitOptions.runtime = recorded.runtime().startsWith("docker") ? "docker" : recorded.runtime();
     limitOptions.serverHost = recorded.serverHost().isEmpty() ? null : recorded.serverHost();
     limitOptions.serverAddress = recorded.serverAddress().isEmpty() ? null : recorded.serverAddress();
+    clientHost = recorded.clientHost().isEmpty() ? null : recorded.clientHost();
+    Optional<DockerEngine> clientEngine;
+    try {
+      clientEngine = clientEngine();
+    } catch (UsageException e) {
+      return refuse(err, "cannot resume: the run's load client: " + e.getMessage());
+    }
     EntryCatalog catalog;
     try {
       catalog = EntryCatalog.load(Path.of(recorded.impls()));
@@ -271,12 +278,19 @@ public class RunCommand implements Callable<Integer> {
         paths.root().resolve("calibration"), Defaults.CALIBRATION, recorded.config(), from.resultsFile().getParent(),
         limitOptions::runtime,
         (now, runtime, client, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, client, loadGenerator, cfg),
-        recorded.baselines(), recorded.serverHost(), recorded.serverAddress(), from, LocalLoadClient::new);
+        recorded.baselines(), recorded.serverHost(), recorded.serverAddress(), from, recorded.clientHost(),
+        loadClient(clientEngine));
     try {
       return finish(request, out, err);
     } catch (RunSession.PreflightException e) {
       return refuse(err, e.getMessage());
     }
+  }
+
+  /** wrk and oha as local processes, or in a container on the --client-host engine. */
+  private static RunSession.LoadClientFactory loadClient(Optional<DockerEngine> clientEngine) {
+    return clientEngine.<RunSession.LoadClientFactory>map(e -> cpus -> ClientContainer.start(e, cpus))
+        .orElse(LocalLoadClient::new);
   }
 
   private int refuse(PrintWriter err, String message) {

@@ -62,6 +62,7 @@ public final class RunSession {
    * @param serverHost     --server-host as given (recorded for --resume); empty for none
    * @param serverAddress  --server-address as given; empty for none
    * @param resume         the stopped run this one continues (its folder is the output); null for a fresh run
+   * @param clientHost     --client-host as given (recorded for --resume); empty for the local client
    * @param loadClient     where wrk and oha run, given the client CPU set: this machine, or a
    *                       container on a client host's engine (run --client-host)
    */
@@ -78,12 +79,13 @@ public final class RunSession {
       String serverHost,
       String serverAddress,
       Resumption resume,
+      String clientHost,
       LoadClientFactory loadClient) {
     public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
         RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
         boolean baselines) {
       this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
-          "", "", null, LocalLoadClient::new);
+          "", "", null, "", LocalLoadClient::new);
     }
 
     /** A fresh run on this machine's load client (the tests' form). */
@@ -91,7 +93,7 @@ public final class RunSession {
         RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
         boolean baselines, String serverHost, String serverAddress, Resumption resume) {
       this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
-          serverHost, serverAddress, resume, LocalLoadClient::new);
+          serverHost, serverAddress, resume, "", LocalLoadClient::new);
     }
 
     /** A fresh run with the given load client. */
@@ -99,7 +101,7 @@ public final class RunSession {
         RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
         boolean baselines, LoadClientFactory loadClient) {
       this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
-          "", "", null, loadClient);
+          "", "", null, "", loadClient);
     }
   }
 
@@ -250,7 +252,7 @@ public final class RunSession {
                 config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
             List.of(), null, List.of(), List.of(),
             new Invocation(config, request.selectors(), request.baselines(), request.catalog().implsDir().toString(),
-                runtime.name(), request.serverHost(), request.serverAddress(), sources));
+                runtime.name(), request.serverHost(), request.serverAddress(), request.clientHost(), sources));
       } else {
         // Before any server starts: the same checkout, entries and machine as the run being continued.
         resume.checkCheckout(environment == null ? "unknown" : environment.gitCommit(),

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param runtime       where the servers ran: native, docker or docker-remote (auto already resolved)
  * @param serverHost    --server-host as given; empty for none
  * @param serverAddress --server-address as given; empty for none
+ * @param clientHost    --client-host as given (the load client's engine); empty for the local client
  * @param sources       each selected entry's (and the calibration server's) folder content, by id:
  *                      "sha256:" over its files' paths and bytes (build output left out)
  */
@@ -26,11 +27,13 @@ public record Invocation(
     String runtime,
     String serverHost,
     String serverAddress,
+    String clientHost,
     Map<String, String> sources) {
   public Invocation {
     selectors = selectors == null ? List.of() : List.copyOf(selectors);
     serverHost = serverHost == null ? "" : serverHost;
     serverAddress = serverAddress == null ? "" : serverAddress;
+    clientHost = clientHost == null ? "" : clientHost;
     sources = sources == null ? Map.of() : Map.copyOf(sources);
   }
 }

@@ -192,6 +192,15 @@ class ResumeTest {
         + killed.environment().cores() + "; kernel 0.0.0-other → " + killed.environment().kernel());
   }
 
+  @Test
+  void aRunMadeWithAClientHostResumesWithTheLoadClientOnThatEngine() throws IOException {
+    assertThat(killed.invocation().clientHost()).as("a run with the local client records none").isEmpty();
+    String socket = output.resolve("no-engine.sock").toString();
+    Path copy = edited("client-host", doc -> ((ObjectNode) doc.get("invocation")).put("clientHost", "unix://" + socket));
+    refused(cli("run", "--resume", copy.toString()), "unavailable: the client host's engine unix://" + socket
+        + " does not answer");
+  }
+
   /** A copy of the killed run's folder, its results.json edited. */
   private static Path edited(String name, Consumer<ObjectNode> edit) throws IOException {
     Path copy = output.resolve(name);

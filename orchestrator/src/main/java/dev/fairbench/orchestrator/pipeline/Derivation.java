@@ -130,15 +130,15 @@ public final class Derivation {
       List<RunRecord.RateRecord> rr = runs.stream().map(RunRecord::rate).filter(r -> r != null).toList();
       long scheduledTotal = rr.stream().mapToLong(RunRecord.RateRecord::scheduled).sum();
       long okTotal = rr.stream().mapToLong(RunRecord.RateRecord::ok).sum();
+      long cutTotal = rr.stream().mapToLong(RunRecord.RateRecord::cutAtDeadline).sum();
+      long held = scheduledTotal - cutTotal;
       // Over every round, as the table says: one round that dropped requests is not hidden by a median.
       rate = new CellStats.RateStats(Statistics.median(rr.stream().map(RunRecord.RateRecord::targetRate).toList()),
-          scheduledTotal == 0 ? 1 : (double) okTotal / scheduledTotal,
-          rr.stream().mapToLong(RunRecord.RateRecord::scheduled).sum(), rr.stream().mapToLong(RunRecord.RateRecord::ok).sum(),
+          held <= 0 ? 1 : (double) okTotal / held, scheduledTotal, okTotal,
           runs.stream().mapToLong(RunRecord::non2xx).sum(), runs.stream().mapToLong(r -> r.socketErrors().total()).sum(),
-          rr.stream().mapToLong(RunRecord.RateRecord::unsent).sum());
-      long scheduled = rate.scheduled();
-      errors = scheduled - rate.ok();
-      requests = scheduled;
+          rr.stream().mapToLong(RunRecord.RateRecord::unsent).sum() - cutTotal, cutTotal);
+      errors = held - rate.ok();
+      requests = held;
     }
     CellStats stats = new CellStats(runs.size(), median, Statistics.min(rawRps), Statistics.max(rawRps), rpsInterval,
         Statistics.coefficientOfVariation(rps), Statistics.microsPerRequest(median), cpuMedian, cpuInterval,

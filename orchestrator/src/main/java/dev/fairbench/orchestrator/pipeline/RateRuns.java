@@ -23,12 +23,13 @@ final class RateRuns {
     // (Little: rate × latency ≥ connections), or with oha's CPU at the wall, are the client's limit.
     double meanLatencySeconds = result.latency() == null ? 0 : result.latency().mean() / 1e6;
     boolean connectionsFull = targetRate * meanLatencySeconds >= connections * 0.9;
-    boolean clientLimited = unsent > 0 && (connectionsFull || result.clientCpuUtilisation() >= CLIENT_SATURATED);
+    long cut = Math.min(unsent, Math.round(targetRate * RateRecord.DEADLINE_ALLOWANCE_SECONDS));
+    boolean clientLimited = unsent > cut && (connectionsFull || result.clientCpuUtilisation() >= CLIENT_SATURATED);
     Map<String, Long> statuses = result.statusCountsByName();
     long non2xx = result.otherStatuses();
     long errors = result.errors();
     RateRecord rate = new RateRecord(targetRate, scheduled, result.sent(), result.ok(), statuses, result.errorCounts(),
-        unsent, clientLimited, scheduled == 0 ? 0 : (double) result.ok() / scheduled, result.achievedRate());
+        unsent, clientLimited, scheduled - cut == 0 ? 0 : (double) result.ok() / (scheduled - cut), result.achievedRate());
     ConstantRateResult.Latency l = result.latency();
     RunRecord.LatencyRecord latency = l == null ? new RunRecord.LatencyRecord(0, 0, 0, 0, 0, 0)
         : new RunRecord.LatencyRecord(l.p50(), l.p90(), l.p99(), l.p999(), l.max(), l.mean());

@@ -245,7 +245,7 @@ public final class MarkdownReport {
         List<String> row = new ArrayList<>(List.of(entry.id() + (entry.calibration() ? " (calibration)" : ""), cell.name(),
             String.format(Locale.ROOT, "%,.0f / %,.0f", s.medianRequestsPerSecond(), r.targetRate()),
             String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.otherStatuses()),
-            String.format(Locale.ROOT, "%,d", r.clientErrors()), String.format(Locale.ROOT, "%,d", r.unsent()),
+            String.format(Locale.ROOT, "%,d", r.clientErrors()), unsent(r),
             String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
             s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros(),
             String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), interval(s.cpuInterval(), "%.2f"))));
@@ -263,7 +263,9 @@ public final class MarkdownReport {
     md.append("As seed 001 tables it, over every round: every scheduled request (rate × duration) counts. 2xx are the "
         + "correct answers; other statuses came from the server; client errors are requests sent without an answer "
         + "(refused, reset, timed out); unsent are requests the client could not send in time (seed 001's status 0). "
-        + "Latency is measured from each request's scheduled time (coordinated omission corrected).\n\n");
+        + "Those due in a run's last 10 ms are shown apart (\"+N at the deadline\"): oha stops at its deadline and its "
+        + "timer wakes late, so a server that keeps up loses them too; success is the 2xx over the scheduled requests "
+        + "less those. Latency is measured from each request's scheduled time (coordinated omission corrected).\n\n");
     List<String> header = new ArrayList<>(List.of("Entry", "Cell", "achieved / target req/s", "2xx", "other statuses",
         "client errors", "unsent", "success", "p50 / p99 / p99.9 µs", "CPU-µs/req [95% CI]", "flags"));
     if (slopes) {
@@ -275,6 +277,12 @@ public final class MarkdownReport {
   }
 
   /** "+2.41 (400 s)", or "—" for a cell whose window is too short to judge. */
+  /** The unsent requests held against the server, and those cut at the client's deadline apart. */
+  public static String unsent(CellStats.RateStats rate) {
+    return String.format(Locale.ROOT, "%,d", rate.unsent())
+        + (rate.cutAtDeadline() > 0 ? String.format(Locale.ROOT, " (+%,d at the deadline)", rate.cutAtDeadline()) : "");
+  }
+
   public static String rssSlope(CellResult cell) {
     if (!Quality.hasRssSlope(cell)) {
       return "—";

@@ -14,7 +14,7 @@ public final class RunsCsv {
       "requests", "duration_s", "req_per_s", "non2xx", "socket_errors", "p50_us", "p90_us", "p99_us", "p999_us",
       "max_us", "mean_us", "server_cpu_s", "server_peak_rss_bytes", "client_cpu_s", "client_cpu_utilisation",
       "steal_s", "other_tasks_s", "pressure_s", "involuntary_switches", "major_faults", "disturbance_share",
-      "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "success_rate");
+      "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "cut_at_deadline", "success_rate");
 
   private RunsCsv() {}
 
@@ -34,7 +34,7 @@ public final class RunsCsv {
               d.involuntarySwitches(), d.majorFaults(), num(d.share()), d.disturbed(),
               rate == null ? "" : num(rate.targetRate()), rate == null ? "" : rate.scheduled(),
               rate == null ? "" : rate.sent(), rate == null ? "" : rate.ok(), rate == null ? "" : rate.unsent(),
-              rate == null ? "" : num(rate.successRate()));
+              rate == null ? "" : rate.cutAtDeadline(), rate == null ? "" : num(rate.successRate()));
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }
       }

@@ -65,15 +65,17 @@ public record CellStats(
 
   /**
    * @param targetRate     requests per second asked for (median over runs; the same in every run)
-   * @param successRate    median over runs of ok ÷ scheduled
+   * @param successRate    ok ÷ (scheduled − cutAtDeadline), all runs together
    * @param scheduled      scheduled requests, all runs
    * @param ok             200 responses, all runs
    * @param otherStatuses  responses with another status, all runs
    * @param clientErrors   requests sent without a response, all runs
-   * @param unsent         scheduled requests never sent, all runs
+   * @param unsent         scheduled requests never sent, all runs, less those cut at the deadline
+   * @param cutAtDeadline  unsent requests due in each run's last 10 ms, the client's end of the run
+   *                       ({@link RunRecord.RateRecord#cutAtDeadline()}); not held against the server
    */
   public record RateStats(double targetRate, double successRate, long scheduled, long ok, long otherStatuses,
-      long clientErrors, long unsent) {}
+      long clientErrors, long unsent, long cutAtDeadline) {}
 
   /**
    * How the server's memory moved during a constant-rate cell's measured runs, after each run's warm-up

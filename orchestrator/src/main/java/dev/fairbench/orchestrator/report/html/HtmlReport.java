@@ -234,7 +234,8 @@ public final class HtmlReport {
         row = new ArrayList<>(List.of(entry.id(), cell.name(),
             String.format(Locale.ROOT, "%,.0f / %,.0f", s.medianRequestsPerSecond(), r.targetRate()),
             String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.otherStatuses()),
-            String.format(Locale.ROOT, "%,d", r.clientErrors()), String.format(Locale.ROOT, "%,d", r.unsent()),
+            String.format(Locale.ROOT, "%,d", r.clientErrors()),
+            dev.fairbench.orchestrator.report.MarkdownReport.unsent(r),
             String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
             s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros()));
         if (slopes) {
@@ -248,7 +249,8 @@ public final class HtmlReport {
       return;
     }
     h.append("<section id=\"rate\"><h2>Constant rate</h2><p>Every scheduled request counts; unsent ones are requests the ")
-        .append("client could not send in time. Latency is corrected for coordinated omission.")
+        .append("client could not send in time; those due in a run's last 10 ms, lost at oha's deadline by a server that ")
+        .append("keeps up too, are shown apart and left out of success. Latency is corrected for coordinated omission.")
         .append(slopes ? " RSS slope: the server's memory once a second, Theil–Sen slope after the first third of each "
             + "run (median over runs), with its window; shown for runs long enough to judge (a soak)." : "")
         .append("</p><table><thead><tr>");

@@ -447,6 +447,7 @@ public final class Pipeline {
   }
 
   private void runRound(int round, DisturbanceMeter meter, Optional<CpuProbe> probe) throws InterruptedException {
+    roundStart(round);
     Optional<Probe> probed = probe.flatMap(CpuProbe::run);
     List<Cell> order = shuffledOrder(cells, config.seed(), round).stream().filter(c -> !c.failed()).toList();
     List<Cell> queue = new ArrayList<>(order);

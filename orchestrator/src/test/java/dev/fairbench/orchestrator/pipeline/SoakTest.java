@@ -76,6 +76,14 @@ class SoakTest {
   private static final Quality.Context CONTEXT = new Quality.Context(1, 1, 512L << 20, 0, false);
 
   @Test
+  void theRoundRecordsWhenItStartedNotWhenItsFirstVisitEnded() throws Exception {
+    // two visits of 12 s in round 1, the file written after the second
+    java.time.Instant written = java.nio.file.Files.getLastModifiedTime(output.resolve("run/results.json")).toInstant();
+    assertThat(java.time.Duration.between(results.rounds().getFirst().started(), written))
+        .isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(24));
+  }
+
+  @Test
   void everyRateRunRecordsTheServersMemoryOnceASecond() {
     RunRecord run = cell("tiny-leaky:leaks").countedRuns().getFirst();
     assertThat(run.rssSamples()).hasSizeBetween(11, 14);

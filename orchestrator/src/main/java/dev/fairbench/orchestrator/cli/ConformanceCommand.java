@@ -9,8 +9,6 @@ import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
-import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
-import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
 import dev.fairbench.orchestrator.pipeline.RunSession;
 import dev.fairbench.orchestrator.results.EntryResult;
@@ -61,8 +59,9 @@ public final class ConformanceCommand implements Callable<Integer> {
       description = "With entries: folder for the reports and logs (default: results/conformance-<time>/).")
   Path output;
 
-  @Parameters(paramLabel = "ENTRY[:VARIANT]", arity = "0..*",
-      description = "Entries to check; none means every available entry.")
+  @Parameters(paramLabel = "ENTRY[:VARIANT][@RUNTIME]", arity = "0..*",
+      description = "Entries to check; none means every available entry. @native or @docker runs that one in "
+          + "that runtime instead of --runtime's (its id then carries the suffix).")
   List<String> entries = List.of();
 
   @Override
@@ -106,12 +105,6 @@ public final class ConformanceCommand implements Callable<Integer> {
     }
     FairbenchPaths paths = FairbenchPaths.detect();
     EntryCatalog catalog = impls.catalog(paths);
-    List<Selection> selections;
-    try {
-      selections = catalog.select(entries);
-    } catch (UnknownEntryException e) {
-      throw new UsageException(e.getMessage());
-    }
     Defaults.Profile profile = Defaults.forThisMachine();
     RunConfig config = RunConfig.conformanceOnly(limitOptions.limits(profile), Defaults.REQUEST_TIMEOUT);
     Instant now = Instant.now();

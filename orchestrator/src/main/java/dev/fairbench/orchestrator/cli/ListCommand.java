@@ -5,7 +5,6 @@ import dev.fairbench.orchestrator.discovery.Entry;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.config.Defaults;
-import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -74,7 +73,7 @@ public final class ListCommand implements Callable<Integer> {
           (Object[]) row);
     }
     out.println();
-    String note = runtime instanceof NativeRuntime nativeRuntime ? nativeRuntime.limitsNote() : "";
+    String note = runtime.limitsNote();
     out.printf("%d of %d available with the %s runtime (limits: %s%s); entries from %s%n", available, rows.size() - 1,
         runtime.name(), runtime.limitsMode(), note.isEmpty() ? "" : "; " + note, catalog.implsDir());
     out.flush();

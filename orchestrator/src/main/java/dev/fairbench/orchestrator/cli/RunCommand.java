@@ -63,7 +63,10 @@ public class RunCommand implements Callable<Integer> {
   @Mixin ImplsOption impls;
   @Mixin LimitOptions limitOptions;
 
-  @Parameters(paramLabel = "ENTRY[:VARIANT]", arity = "0..*", description = "Entries to run; none means all.")
+  @Parameters(paramLabel = "ENTRY[:VARIANT][@RUNTIME]", arity = "0..*",
+      description = "Entries to run; none means all. @native or @docker runs that one in that runtime instead of "
+          + "--runtime's, in the same rounds as the others and under the same limits (its id then carries the suffix: "
+          + "go-gin@docker); the calibration server runs in --runtime's.")
   List<String> entries = List.of();
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "throughput",

@@ -7,7 +7,6 @@ import dev.fairbench.orchestrator.load.Endpoint;
 import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.runtime.EnvironmentProbe;
-import dev.fairbench.orchestrator.runtime.NativeRuntime;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.Topology;
 import java.time.Instant;
@@ -19,7 +18,7 @@ final class Sessions {
   static Environment environment(Instant now, FairbenchPaths paths, ServerRuntime runtime, LoadClient loadClient,
       String loadGenerator, RunConfig config) {
     Limits limits = config.limits();
-    String note = runtime instanceof NativeRuntime nativeRuntime ? nativeRuntime.limitsNote() : "";
+    String note = runtime.limitsNote();
     return new Environment(now, EnvironmentProbe.hostname(), EnvironmentProbe.cpuModel(), EnvironmentProbe.cores(),
         EnvironmentProbe.kernel(), EnvironmentProbe.cgroupVersion(), runtime.limitsMode(), note, runtime.name(),
         loadGenerator, Runtime.version().toString(), EnvironmentProbe.gitCommit(paths.root()),

@@ -91,6 +91,8 @@ public final class Pipeline {
   private Resumption resumption;
   /** A resumed run leaves the file it continues as it is until the kept runs are in its cells. */
   private boolean mayWrite = true;
+  /** The servers run in more than one runtime: every one's limits are read back and checked equal. */
+  private boolean mixed;
 
   /** Writes the results file (package-private seam: a test makes it fail after some writes). */
   interface ResultsWriter {
@@ -133,12 +135,16 @@ public final class Pipeline {
   }
 
   /**
+   * @param servers     every server to prepare, each with its runtime (in a run that mixes runtimes, the
+   *                    servers of both are measured in the same rounds)
    * @param calibration the calibration server, prepared and measured like an entry; empty for none
    */
-  public ResultsDocument run(List<Selection> selections, Optional<Selection> calibration) throws InterruptedException {
+  public ResultsDocument run(List<Placement> servers, Optional<Placement> calibration) throws InterruptedException {
     save();
+    mixed = java.util.stream.Stream.concat(servers.stream(), calibration.stream())
+        .map(p -> p.runtime().kind()).distinct().count() > 1;
     try {
-      prepareAll(selections, calibration);
+      prepareAll(servers, calibration);
       if (config.benchmark() && !config.onlyStartup()) {
         measure();
       }
@@ -155,15 +161,16 @@ public final class Pipeline {
     return done;
   }
 
-  private void prepareAll(List<Selection> selections, Optional<Selection> calibration) throws InterruptedException {
-    List<Selection> all = new ArrayList<>(selections);
+  private void prepareAll(List<Placement> servers, Optional<Placement> calibration) throws InterruptedException {
+    List<Placement> all = new ArrayList<>(servers);
     calibration.ifPresent(all::add);
     int index = 0;
-    for (Selection selection : all) {
-      Role role = calibration.isPresent() && selection == calibration.get() ? Role.CALIBRATION
+    for (Placement placement : all) {
+      Selection selection = placement.selection();
+      Role role = calibration.isPresent() && placement == calibration.get() ? Role.CALIBRATION
           : selection.variant().map(EntryVariant::baseline).orElse(false) ? Role.BASELINE : Role.ENTRY;
-      listener.preparing(selection.id(), ++index, all.size());
-      Slot slot = new Slot(selection, role);
+      listener.preparing(placement.id(), ++index, all.size());
+      Slot slot = new Slot(placement, role);
       slots.add(slot);
       try {
         prepare(slot);
@@ -180,7 +187,7 @@ public final class Pipeline {
         slot.startup = before.get().startup(); // measured before the break, on fresh starts too: kept
       } else if (config.benchmark() && slot.server != null && slot.role != Role.CALIBRATION && !slot.status.failed()) {
         // Fresh starts of the built entry (the kept server stays frozen meanwhile): start time, memory, size.
-        slot.startup = StartupMeasurement.measure(runtime, selection.variant().orElseThrow(), config.limits(),
+        slot.startup = StartupMeasurement.measure(slot.runtime, selection.variant().orElseThrow(), config.limits(),
             new StartupMeasurement.Options(config.startups(), true, 200));
       }
       save();
@@ -195,12 +202,13 @@ public final class Pipeline {
       return;
     }
     EntryVariant variant = selection.variant().get();
+    ServerRuntime runtime = slot.runtime;
     Availability availability = runtime.availability(variant);
     if (!availability.available()) {
       slot.fail(EntryStatus.UNAVAILABLE, availability.reason(), "");
       return;
     }
-    listener.building(variant.id());
+    listener.building(slot.id());
     RunningServer server;
     try {
       server = runtime.start(variant, config.limits(), freePort());
@@ -217,14 +225,21 @@ public final class Pipeline {
     slot.versions = runtime.versions(variant, server);
     slot.limitsReadBack = server.limitsReadBack();
     slot.openFiles = server.openFiles().orElse(null);
-    listener.serverReady(variant.id(), server.baseUrl().toString());
+    if (mixed) {
+      Optional<String> unlike = unlikeLimits(server);
+      if (unlike.isPresent()) {
+        slot.fail(EntryStatus.LIMITS_FAILED, slot.id() + ": " + unlike.get(), "");
+        return;
+      }
+    }
+    listener.serverReady(slot.id(), server.baseUrl().toString());
     if (slot.role == Role.CALIBRATION) {
       // The calibration server answers three endpoints with fixed bodies; the correctness check of each
       // cell, not the suite, proves it does the same work there.
       slot.status = EntryStatus.MEASURED;
       return;
     }
-    Path reportFile = resultsFile.resolveSibling("conformance").resolve(variant.id().replace(':', '_') + ".json");
+    Path reportFile = resultsFile.resolveSibling("conformance").resolve(slot.id().replace(':', '_') + ".json");
     SuiteReport report;
     try {
       report = ConformanceSuite.run(server.baseUrl());
@@ -238,7 +253,7 @@ public final class Pipeline {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the conformance report " + reportFile, e);
     }
-    listener.conformanceFinished(variant.id(), report, reportFile);
+    listener.conformanceFinished(slot.id(), report, reportFile);
     slot.conformance = summary(report, resultsFile.getParent().relativize(reportFile).toString());
     List<String> failed = report.withVerdict(Verdict.FAIL).stream().map(ClauseResult::id).toList();
     // A server that mishandles pipelining cannot be measured pipelined, whatever --accept-fail says.
@@ -257,6 +272,23 @@ public final class Pipeline {
       return;
     }
     slot.status = config.benchmark() ? EntryStatus.MEASURED : EntryStatus.CONFORMANT;
+  }
+
+  /**
+   * In a run of two runtimes, what makes this server's limits differ from the run's: its CPU set,
+   * memory limit and open-file limit as read back (cgroup files natively, docker inspect in Docker);
+   * empty when they are the same. A server whose limits cannot be read back is not compared.
+   */
+  private Optional<String> unlikeLimits(RunningServer server) {
+    Optional<dev.fairbench.orchestrator.runtime.AppliedLimits> applied = server.appliedLimits();
+    if (applied.isEmpty()) {
+      return Optional.of("its limits cannot be read back, and a run of two runtimes measures only servers whose "
+          + "limits are read back equal; not measured");
+    }
+    List<String> differences = applied.get().differences(config.limits());
+    return differences.isEmpty() ? Optional.empty() : Optional.of("its limits differ from every other server's in this "
+        + "run of two runtimes (read back from " + applied.get().source() + "): " + String.join("; ", differences)
+        + "; not measured");
   }
 
   private void measure() throws InterruptedException {
@@ -699,7 +731,9 @@ public final class Pipeline {
 
   /** One server: prepared or failed, and how it was held between visits. */
   private final class Slot {
+    final Placement placement;
     final Selection selection;
+    final ServerRuntime runtime;
     final Role role;
     RunningServer server;
     EntryStatus status = EntryStatus.FAILED;
@@ -719,18 +753,20 @@ public final class Pipeline {
     StartupFigures startup;
     boolean stopped;
 
-    Slot(Selection selection, Role role) {
-      this.selection = selection;
+    Slot(Placement placement, Role role) {
+      this.placement = placement;
+      this.selection = placement.selection();
+      this.runtime = placement.runtime();
       this.role = role;
       this.versions = selection.variant().map(v -> Map.of("framework", v.frameworkVersion())).orElse(Map.of());
     }
 
     String id() {
-      return selection.id();
+      return placement.id();
     }
 
     String standsOn() {
-      return selection.variant().map(EntryVariant::standsOn).orElse("");
+      return placement.standsOn();
     }
 
     void fail(EntryStatus newStatus, String why, String tail) {
@@ -815,7 +851,7 @@ public final class Pipeline {
           v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
               .orElse(EntryResult.Facts.NONE), standsOn(),
           startup == null || memory == null || !config.benchmark() ? startup
-              : startup.withMemory(memory.figures("the measured runs")), openFiles);
+              : startup.withMemory(memory.figures("the measured runs")), openFiles, runtime.kind());
     }
   }
 

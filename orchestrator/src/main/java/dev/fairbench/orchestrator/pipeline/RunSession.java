@@ -18,6 +18,9 @@ import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.Invocation;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.core.RuntimeKind;
+import dev.fairbench.orchestrator.runtime.RuntimeUnavailableException;
+import dev.fairbench.orchestrator.runtime.Runtimes;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -65,6 +68,8 @@ public final class RunSession {
    * @param clientHost     --client-host as given (recorded for --resume); empty for the local client
    * @param loadClient     where wrk and oha run, given the client CPU set: this machine, or a
    *                       container on a client host's engine (run --client-host)
+   * @param runtimes       makes the runtime a selector names when it is not the default one
+   *                       (`go-gin@docker` in a native run), given the folder for its logs
    */
   public record Request(
       List<String> selectors,
@@ -80,7 +85,17 @@ public final class RunSession {
       String serverAddress,
       Resumption resume,
       String clientHost,
-      LoadClientFactory loadClient) {
+      LoadClientFactory loadClient,
+      RuntimeMaker runtimes) {
+    /** With the runtimes of this machine for selectors that name one. */
+    public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
+        RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
+        boolean baselines, String serverHost, String serverAddress, Resumption resume, String clientHost,
+        LoadClientFactory loadClient) {
+      this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
+          serverHost, serverAddress, resume, clientHost, loadClient, Runtimes::local);
+    }
+
     public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
         RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
         boolean baselines) {
@@ -103,6 +118,16 @@ public final class RunSession {
       this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
           "", "", null, "", loadClient);
     }
+  }
+
+  /** Makes a runtime of this machine by kind. */
+  @FunctionalInterface
+  public interface RuntimeMaker {
+    /**
+     * @param logDir where its build and server logs go
+     * @throws RuntimeUnavailableException when it cannot run servers here (no Docker engine answers)
+     */
+    ServerRuntime make(RuntimeKind kind, Path logDir);
   }
 
   /** Opens the load client on the client CPU set. */
@@ -161,18 +186,20 @@ public final class RunSession {
 
   public static Outcome run(Request request, RunListener listener, PrintWriter err) throws InterruptedException, IOException {
     RunConfig config = request.config();
-    List<Selection> selections;
+    List<ServerSelector> selectors;
     try {
-      selections = request.catalog().select(request.selectors());
-      if (!request.baselines()) {
-        selections = selections.stream().filter(sel -> !sel.variant().map(v -> v.baseline()).orElse(false)).toList();
-      }
-    } catch (UnknownEntryException e) {
+      selectors = ServerSelector.parseAll(request.selectors());
+    } catch (IllegalArgumentException e) {
       throw new PreflightException(e.getMessage());
     }
-    if (selections.isEmpty()) {
+    List<Chosen> chosen = choose(request, selectors);
+    if (chosen.isEmpty()) {
       throw new PreflightException("there are no entries under " + request.catalog().implsDir());
     }
+    // Before the load client, the lock and the output folder: a runtime that cannot run here is one line.
+    Path logs = request.output().toAbsolutePath().normalize().resolve("logs");
+    ServerRuntime runtime = request.runtimeFactory().apply(logs);
+    List<Placement> servers = place(request, chosen, runtime, logs);
     WrkLoadGenerator wrk = null;
     OhaLoadGenerator oha = null;
     LoadClient client = null;
@@ -204,13 +231,87 @@ public final class RunSession {
       }
     }
     try (LoadClient held = client) {
-      return run(request, listener, err, config, selections, held, wrk, oha, loadGenerator);
+      return run(request, listener, err, config, runtime, servers, held, wrk, oha, loadGenerator);
     }
   }
 
+  /** A selected entry variant and the runtime its selector named (empty: the run's default). */
+  private record Chosen(Selection selection, Optional<RuntimeKind> runtime) {}
+
+  /** The selections of every selector, in order, each once per runtime; every entry when none is given. */
+  private static List<Chosen> choose(Request request, List<ServerSelector> selectors) {
+    List<Chosen> chosen = new ArrayList<>();
+    try {
+      if (selectors.isEmpty()) {
+        request.catalog().select(List.of()).forEach(s -> chosen.add(new Chosen(s, Optional.empty())));
+      } else {
+        // Every unknown name at once, then each selector's own selections in the order given.
+        request.catalog().select(selectors.stream().map(ServerSelector::entry).toList());
+        for (ServerSelector selector : selectors) {
+          request.catalog().select(List.of(selector.entry())).forEach(s -> chosen.add(new Chosen(s, selector.runtime())));
+        }
+      }
+    } catch (UnknownEntryException e) {
+      throw new PreflightException(e.getMessage());
+    }
+    return chosen.stream()
+        .filter(c -> request.baselines() || !c.selection().variant().map(v -> v.baseline()).orElse(false))
+        .toList();
+  }
+
+  /**
+   * Each chosen entry in its runtime: the default one, or the one its selector names, made once.
+   * Refused before anything starts: a second runtime on a remote engine's run (the servers would run
+   * on two machines), one that cannot run here (no engine), or one whose limits are weaker than a
+   * cgroup (taskset: memory not limited), since the servers of both runtimes must get the same limits.
+   */
+  private static List<Placement> place(Request request, List<Chosen> chosen, ServerRuntime defaultRuntime, Path logs) {
+    RuntimeKind defaultKind = defaultRuntime.kind();
+    Map<RuntimeKind, ServerRuntime> runtimes = new java.util.EnumMap<>(RuntimeKind.class);
+    runtimes.put(defaultKind, defaultRuntime);
+    List<Placement> servers = new ArrayList<>();
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    for (Chosen c : chosen) {
+      RuntimeKind kind = c.runtime().orElse(defaultKind);
+      String named = c.selection().id() + ServerSelector.RUNTIME_MARK + kind.wireName();
+      if (c.runtime().isPresent() && defaultRuntime.remote()) {
+        // Even @docker: it would be this machine's engine, not the server host's.
+        throw new PreflightException(named + ": a runtime of its own cannot be given with --server-host: every server "
+            + "runs on the server host's engine there (" + defaultRuntime.name() + "), and @" + kind.wireName()
+            + " would run this one on this machine, over another path to the load client; name it without @, or run "
+            + "the two runtimes on one host");
+      }
+      ServerRuntime runtime = runtimes.get(kind);
+      if (runtime == null) {
+        try {
+          runtime = request.runtimes().make(kind, logs.resolve(kind.wireName()));
+        } catch (RuntimeUnavailableException e) {
+          // Like a missing tool: the command was right, the machine lacks the engine.
+          throw new MissingToolException(named + ": the " + kind.wireName() + " runtime cannot run servers here: "
+              + e.getMessage());
+        }
+        runtimes.put(kind, runtime);
+      }
+      Placement placement = new Placement(c.selection(), runtime, kind != defaultKind);
+      if (ids.add(placement.id())) {
+        servers.add(placement);
+      }
+    }
+    if (runtimes.size() > 1) {
+      for (ServerRuntime runtime : runtimes.values()) {
+        if (!runtime.limitsNote().isEmpty()) {
+          throw new PreflightException("the " + runtime.name() + " runtime cannot give its servers the limits the other "
+              + "one gives (" + runtime.limitsMode() + ": " + runtime.limitsNote() + "), and a run of two runtimes "
+              + "needs the same limits in both; run each runtime on its own");
+        }
+      }
+    }
+    return servers;
+  }
+
   private static Outcome run(Request request, RunListener listener, PrintWriter err, RunConfig config,
-      List<Selection> selections, LoadClient client, WrkLoadGenerator wrk, OhaLoadGenerator oha, String loadGenerator)
-      throws InterruptedException, IOException {
+      ServerRuntime runtime, List<Placement> servers, LoadClient client, WrkLoadGenerator wrk, OhaLoadGenerator oha,
+      String loadGenerator) throws InterruptedException, IOException {
     Resumption resume = request.resume();
     Path dir = request.output().toAbsolutePath().normalize();
     Path resultsFile = dir.resolve("results.json");
@@ -221,6 +322,7 @@ public final class RunSession {
       calibration = calibrationSelection(request);
     }
     Map<String, String> sources = new TreeMap<>();
+    List<Selection> selections = servers.stream().map(Placement::selection).distinct().toList();
     for (Selection selection : calibration.isPresent() ? concat(selections, calibration.get()) : selections) {
       Path entryDir = selection.variant().map(v -> v.dir())
           .orElse(request.catalog().implsDir().resolve(selection.id()));
@@ -241,9 +343,10 @@ public final class RunSession {
       throw e;
     }
     try (RunLock lock = acquired) {
-      ServerRuntime runtime = request.runtimeFactory().apply(dir.resolve("logs"));
       Instant now = Instant.now();
       Environment environment = request.environment().make(now, runtime, client, loadGenerator, config);
+      Optional<Placement> calibrationServer = calibration.map(c -> Placement.inDefault(c, runtime));
+      environment = withRuntimes(environment, servers, calibrationServer, config);
       ResultsDocument header;
       if (resume == null) {
         header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION, environment,
@@ -271,18 +374,19 @@ public final class RunSession {
                 + (resume.droppedRuns() == 1 ? "" : "s") + " of round " + resume.fromRound() + " dropped");
       }
       if (config.benchmark()) {
-        List<VisitBudget.Server> servers = new java.util.ArrayList<>();
-        for (Selection selection : selections) {
-          selection.variant().ifPresent(v -> servers.add(new VisitBudget.Server(v.id(), v.baseline(), v.standsOn(), false)));
+        List<VisitBudget.Server> budgetServers = new java.util.ArrayList<>();
+        for (Placement server : servers) {
+          server.selection().variant().ifPresent(v -> budgetServers.add(new VisitBudget.Server(server.id(), v.baseline(),
+              server.standsOn(), false)));
         }
-        calibration.ifPresent(c -> servers.add(new VisitBudget.Server(c.id(), false, "", true)));
-        VisitBudget budget = VisitBudget.of(servers, servers.size(), oha != null, config);
+        calibration.ifPresent(c -> budgetServers.add(new VisitBudget.Server(c.id(), false, "", true)));
+        VisitBudget budget = VisitBudget.of(budgetServers, budgetServers.size(), oha != null, config);
         err.printf(Locale.ROOT, "fairbench run: %d entr%s%s, %s cells of %s, %d rounds × %ds (re-warm %d ms), seed %d; "
-                + "server CPUs %s (%s, %s runtime), client CPUs %s%n",
-            selections.size(), selections.size() == 1 ? "y" : "ies", calibration.map(c -> " + calibration " + c.id()).orElse(""),
+                + "server CPUs %s (%s), client CPUs %s%n",
+            servers.size(), servers.size() == 1 ? "y" : "ies", calibration.map(c -> " + calibration " + c.id()).orElse(""),
             config.kind().wireName(), config.endpoints().stream().map(Endpoint::wireName).collect(Collectors.joining(",")),
             config.rounds(), config.duration().toSeconds(), config.rewarm().toMillis(), config.seed(),
-            config.limits().serverCpus(), runtime.limitsMode(), runtime.name(), config.limits().clientCpus());
+            config.limits().serverCpus(), describeRuntimes(runtime, servers), config.limits().clientCpus());
         if (client != null && !(client instanceof LocalLoadClient)) {
           err.println("  load client: " + client.describe() + ", CPUs " + client.cpus());
         }
@@ -298,7 +402,7 @@ public final class RunSession {
       if (resume != null) {
         pipeline.resuming(resume);
       }
-      ResultsDocument results = pipeline.run(selections, calibration);
+      ResultsDocument results = pipeline.run(servers, calibrationServer);
       Reports.Written written = config.benchmark() ? Reports.writeAll(results, dir) : null;
       boolean failed = false;
       for (EntryResult entry : results.entries()) {
@@ -307,6 +411,48 @@ public final class RunSession {
       }
       return new Outcome(results, resultsFile, written, failed);
     }
+  }
+
+  /**
+   * In a run of two runtimes, the environment lists both, the default one first, each with the
+   * servers prepared in it (the calibration server in the default one); the engine's settings are
+   * recorded when the Docker runtime is the second one.
+   */
+  static Environment withRuntimes(Environment environment, List<Placement> servers, Optional<Placement> calibration,
+      RunConfig config) {
+    Map<ServerRuntime, List<String>> byRuntime = new java.util.LinkedHashMap<>();
+    calibration.ifPresent(c -> byRuntime.put(c.runtime(), new ArrayList<>()));
+    servers.stream().filter(s -> !s.suffixed()).forEach(s -> byRuntime.computeIfAbsent(s.runtime(), r -> new ArrayList<>()));
+    for (Placement server : servers) {
+      byRuntime.computeIfAbsent(server.runtime(), r -> new ArrayList<>()).add(server.id());
+    }
+    calibration.ifPresent(c -> byRuntime.get(c.runtime()).add(c.id()));
+    if (environment == null || byRuntime.size() < 2) {
+      return environment;
+    }
+    List<Environment.RuntimeUse> uses = new ArrayList<>();
+    Environment.EngineSettings engine = environment.engine();
+    for (Map.Entry<ServerRuntime, List<String>> used : byRuntime.entrySet()) {
+      ServerRuntime runtime = used.getKey();
+      uses.add(new Environment.RuntimeUse(runtime.kind(), runtime.name(), runtime.limitsMode(), runtime.limitsNote(),
+          used.getValue()));
+      if (engine == null) {
+        engine = runtime.engineSettings(config.limits());
+      }
+    }
+    return environment.withRuntimes(uses).withEngine(engine);
+  }
+
+  /** For the banner: "cgroup-v1, native runtime", or both runtimes with what runs in the second one. */
+  private static String describeRuntimes(ServerRuntime runtime, List<Placement> servers) {
+    String first = runtime.limitsMode() + ", " + runtime.name() + " runtime";
+    List<ServerRuntime> others = servers.stream().filter(Placement::suffixed).map(Placement::runtime).distinct().toList();
+    if (others.isEmpty()) {
+      return first;
+    }
+    return first + "; " + String.join("; ", others.stream().map(o -> o.limitsMode() + ", " + o.name() + " runtime for "
+        + servers.stream().filter(s -> s.runtime() == o).map(Placement::id).collect(Collectors.joining(" "))).toList())
+        + " — both in the same rounds, under the same limits";
   }
 
   private static Optional<Selection> calibrationSelection(Request request) {

@@ -36,7 +36,8 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       List<String> runQuality,
       List<String> acceptedFailures,
       String freeze,
-      String ladder) {}
+      String ladder,
+      String runtime) {}
 
   /** Where the entry stands on the ladder, and what differs between it and its baseline. */
   private static String ladder(EntryResult entry, ResultsDocument results) {
@@ -93,7 +94,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           entry.status().wireName(),
           entry.reason() == null ? "" : entry.reason(),
           new LinkedHashMap<>(entry.versions()),
-          limitsApplied(env),
+          limitsApplied(env, entry),
           readBack(entry),
           seen == null ? (env != null && env.topology() != null
               && env.topology().serversRemote() && !entry.cells().isEmpty()
@@ -105,7 +106,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)",
               conformance.verdict().name(), conformance.pass(), conformance.warn(), conformance.fail()),
           conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
-          runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results)));
+          runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), entry.runtimeOr(env)));
     }
     return new FairnessReview(env, results.method(), results.breaks(), reviews);
   }
@@ -118,6 +119,24 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     }
     return text.isBlank() ? "not read back" : text + (entry.openFiles() == null ? "" : " (open files from "
         + entry.openFiles().source() + ")");
+  }
+
+  /**
+   * The limits this entry's server got; in a run of two runtimes, with its own runtime's mechanism
+   * and the open-file limit, which every server of both runtimes got alike.
+   */
+  static String limitsApplied(Environment env, EntryResult entry) {
+    if (env == null || env.limits() == null || !env.mixedRuntimes()) {
+      return limitsApplied(env);
+    }
+    Environment.LimitsRecord limits = env.limits();
+    Environment.RuntimeUse use = env.runtimes().stream().filter(r -> r.servers().contains(entry.id())).findFirst()
+        .orElse(env.runtimes().getFirst());
+    return String.format(Locale.ROOT, "server CPUs %s, client CPUs %s, memory %d MiB, WORKERS=%d, open files %d:%d, "
+            + "enforced by %s, %s runtime — the same limits as every server of the other runtime, read back and checked",
+        limits.serverCpus(), limits.clientCpus(), limits.memoryBytes() >> 20, limits.workers(),
+        dev.fairbench.orchestrator.config.Defaults.OPEN_FILES, dev.fairbench.orchestrator.config.Defaults.OPEN_FILES,
+        use.limitsMode(), use.name());
   }
 
   static String limitsApplied(Environment env) {
@@ -154,6 +173,14 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       if (environment.topology() != null) {
         md.append("Topology: ").append(environment.topology().describe()).append(".  \n");
       }
+      if (environment.mixedRuntimes()) {
+        md.append("Runtimes: **this run mixed runtimes**, measured in the same shuffled rounds with every idle server "
+            + "frozen (cgroup freezer natively, docker pause in Docker), so both saw the same noise: ")
+            .append(environment.serversByRuntime()).append(". The calibration server ran in the default runtime (")
+            .append(environment.runtime()).append("); every ratio to it is to that runtime's nginx. Every server of "
+            + "both runtimes got the same limits (CPU set, memory, WORKERS, open files), each read back after its start "
+            + "and checked equal (a server whose limits differed would not have been measured: limits-failed).  \n");
+      }
       if (environment.engine() != null) {
         md.append("Docker engine applied to every container: ").append(environment.engine().describe()).append(".  \n");
       }
@@ -176,6 +203,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       md.append("- Status: ").append(e.status()).append(e.reason().isBlank() ? "" : " — " + e.reason()).append('\n');
       md.append("- Versions: ");
       md.append(String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList())).append('\n');
+      if (environment != null && environment.mixedRuntimes()) {
+        md.append("- Runtime: ").append(e.runtime()).append('\n');
+      }
       md.append("- Limits applied: ").append(e.limitsApplied()).append('\n');
       md.append("- Limits read back: ").append(e.limitsReadBack()).append('\n');
       md.append("- Workers observed: ").append(e.workersObserved())

@@ -298,8 +298,11 @@ public final class MarkdownReport {
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("CPU", env.cpuModel() + ", " + env.cores() + " cores"));
     rows.add(List.of("Kernel", env.kernel() + ", cgroup " + env.cgroupVersion()));
-    rows.add(List.of("Runtime", env.runtime() + ", limits by " + env.limitsMode()
-        + (env.limitsNote().isEmpty() ? "" : " (" + env.limitsNote() + ")")));
+    rows.add(List.of("Runtime", env.mixedRuntimes()
+        ? "mixed, in the same rounds, every idle server frozen: " + env.serversByRuntime() + " (the calibration server "
+            + "in " + env.runtime() + ", the default)"
+        : env.runtime() + ", limits by " + env.limitsMode()
+            + (env.limitsNote().isEmpty() ? "" : " (" + env.limitsNote() + ")")));
     rows.add(List.of("Server limits", "CPUs " + limits.serverCpus() + ", memory " + limits.memoryBytes() / 1048576
         + " MiB, WORKERS=" + limits.workers()));
     rows.add(List.of("Load", env.loadGenerator() + " on CPUs " + limits.clientCpus() + ", " + load.threads()

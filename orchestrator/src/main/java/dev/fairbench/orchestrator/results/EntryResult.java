@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.results;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.core.RuntimeKind;
 import dev.fairbench.orchestrator.runtime.OpenFileLimit;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,9 @@ import java.util.Map;
  * @param startup     start times, memory and size; null when they were not measured
  * @param openFiles   the open-file limit (RLIMIT_NOFILE) its server ran with, read back after the start;
  *                    null when it never started or could not be read
+ * @param runtime     where its server ran (or was to run): the run's default runtime, or the one its
+ *                    selector named (`go-gin@docker`, whose id then carries the suffix); null in
+ *                    results written before it was recorded (then the environment's runtime)
  */
 public record EntryResult(
     String id,
@@ -45,7 +49,8 @@ public record EntryResult(
     String standsOn,
     // Left out of the file when absent: results without start-up figures read and write as before.
     @JsonInclude(JsonInclude.Include.NON_NULL) StartupFigures startup,
-    @JsonInclude(JsonInclude.Include.NON_NULL) OpenFileLimit openFiles) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) OpenFileLimit openFiles,
+    @JsonInclude(JsonInclude.Include.NON_NULL) RuntimeKind runtime) {
 
   public EntryResult {
     role = role == null ? Role.ENTRY : role;
@@ -65,7 +70,7 @@ public record EntryResult(
       ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
       List<String> acceptedFailures, Facts facts, String standsOn) {
     this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
-        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, null, null);
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, null, null, null);
   }
 
   /** Without the open-file limit read back. */
@@ -74,23 +79,42 @@ public record EntryResult(
       ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
       List<String> acceptedFailures, Facts facts, String standsOn, StartupFigures startup) {
     this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
-        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, null);
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, null, null);
+  }
+
+  /** Without the runtime (results written before it was recorded). */
+  public EntryResult(String id, String entry, String variant, Role role, String language, String framework,
+      Map<String, String> versions, String workersModel, EntryStatus status, String reason, String logTail,
+      ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
+      List<String> acceptedFailures, Facts facts, String standsOn, StartupFigures startup, OpenFileLimit openFiles) {
+    this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, null);
   }
 
   public EntryResult withCells(List<CellResult> newCells) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles);
+        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime);
   }
 
   /** The same entry under another id (a within-run comparison shows two entries as one row). */
   public EntryResult withId(String newId) {
     return new EntryResult(newId, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime);
   }
 
   public EntryResult withStartup(StartupFigures newStartup) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup, openFiles);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup, openFiles, runtime);
+  }
+
+  public EntryResult withRuntime(RuntimeKind newRuntime) {
+    return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, newRuntime);
+  }
+
+  /** The runtime its server ran in: its own, or (in results without one) the run's. */
+  public String runtimeOr(Environment environment) {
+    return runtime != null ? runtime.wireName() : environment == null ? "unknown" : environment.runtime();
   }
 
   public boolean calibration() {

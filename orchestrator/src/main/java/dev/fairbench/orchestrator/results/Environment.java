@@ -1,5 +1,7 @@
 package dev.fairbench.orchestrator.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.fairbench.orchestrator.core.RuntimeKind;
 import java.time.Instant;
 import java.util.List;
 
@@ -13,7 +15,11 @@ import java.util.List;
  *                     servers, measured at the start of the run; null in results written before it
  *                     existed and where it was not measured (conformance only)
  * @param engine       what the Docker engine applies to the servers' containers (security profiles,
- *                     cgroup driver and version); null for native runs and in results written before it
+ *                     cgroup driver and version); null when no server ran in a container, and in results
+ *                     written before it
+ * @param runtimes     the runtimes of a run that mixed them (`go-gin@docker` beside `--runtime native`),
+ *                     the default one ({@code runtime}) first; empty (and left out of the file) when every
+ *                     server ran in {@code runtime}
  */
 public record Environment(
     Instant timestamp,
@@ -34,7 +40,21 @@ public record Environment(
     List<String> endpoints,
     String orchestratorPlacement,
     Topology topology,
-    EngineSettings engine) {
+    EngineSettings engine,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RuntimeUse> runtimes) {
+
+  public Environment {
+    runtimes = runtimes == null ? List.of() : List.copyOf(runtimes);
+  }
+
+  /** Every server in one runtime. */
+  public Environment(Instant timestamp, String hostname, String cpuModel, int cores, String kernel, String cgroupVersion,
+      String limitsMode, String limitsNote, String runtime, String loadGenerator, String javaVersion, String gitCommit,
+      boolean gitDirty, LimitsRecord limits, LoadSettings load, List<String> endpoints, String orchestratorPlacement,
+      Topology topology, EngineSettings engine) {
+    this(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime, loadGenerator,
+        javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, topology, engine, List.of());
+  }
 
   /** Without engine settings: a native run. */
   public Environment(Instant timestamp, String hostname, String cpuModel, int cores, String kernel, String cgroupVersion,
@@ -47,17 +67,70 @@ public record Environment(
 
   public Environment withOrchestratorPlacement(String placement) {
     return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
-        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, placement, topology, engine);
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, placement, topology, engine,
+        runtimes);
   }
 
   public Environment withTopology(Topology measured) {
     return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
-        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, measured, engine);
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, measured, engine,
+        runtimes);
   }
 
   public Environment withEngine(EngineSettings settings) {
     return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
-        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, topology, settings);
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, topology, settings,
+        runtimes);
+  }
+
+  public Environment withRuntimes(List<RuntimeUse> used) {
+    return new Environment(timestamp, hostname, cpuModel, cores, kernel, cgroupVersion, limitsMode, limitsNote, runtime,
+        loadGenerator, javaVersion, gitCommit, gitDirty, limits, load, endpoints, orchestratorPlacement, topology, engine,
+        used);
+  }
+
+  /** Whether the servers ran in more than one runtime, in the same rounds. */
+  public boolean mixedRuntimes() {
+    return runtimes.size() > 1;
+  }
+
+  /**
+   * The runtimes for reports: "native runtime", or "native (cgroup-v1) and docker (docker-cgroup-v1)
+   * runtimes, in the same rounds".
+   */
+  public String describeRuntimes() {
+    if (!mixedRuntimes()) {
+      return runtime + " runtime";
+    }
+    return String.join(" and ", runtimes.stream().map(r -> r.runtime().wireName() + " (" + r.limitsMode() + ")").toList())
+        + " runtimes, in the same rounds";
+  }
+
+  /**
+   * Which server ran where, for reports: "native (cgroup-v1): go-gin, nginx; docker
+   * (docker-cgroup-v1): go-gin@docker"; empty when every server ran in {@code runtime}.
+   */
+  public String serversByRuntime() {
+    return String.join("; ", runtimes.stream().map(r -> r.name() + " (" + r.limitsMode()
+        + (r.limitsNote().isEmpty() ? "" : ", " + r.limitsNote()) + "): " + String.join(", ", r.servers())).toList());
+  }
+
+  /**
+   * One runtime of a run that mixed runtimes. Every server got the same limits ({@code limits}),
+   * whatever its runtime: each server's CPU set, memory limit and open-file limit were read back
+   * after its start and checked equal to them.
+   *
+   * @param runtime    native or docker
+   * @param name       its name as {@code runtime} above says it (docker-remote for a remote engine)
+   * @param limitsMode how it enforced the limits, e.g. cgroup-v1, docker-cgroup-v1
+   * @param limitsNote why its limits are weaker than a cgroup; empty when they are not
+   * @param servers    the ids of the servers prepared in it, in order (the calibration server's in the default one)
+   */
+  public record RuntimeUse(RuntimeKind runtime, String name, String limitsMode, String limitsNote, List<String> servers) {
+    public RuntimeUse {
+      limitsNote = limitsNote == null ? "" : limitsNote;
+      servers = servers == null ? List.of() : List.copyOf(servers);
+    }
   }
 
   /**

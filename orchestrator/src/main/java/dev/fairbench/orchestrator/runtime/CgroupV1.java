@@ -147,6 +147,17 @@ public final class CgroupV1 implements LimitsBackend {
       }
 
       @Override
+      public java.util.Optional<AppliedLimits> applied() {
+        try {
+          return java.util.Optional.of(new AppliedLimits(Files.readString(cpusetGroup.resolve("cpuset.cpus")).trim(),
+              AppliedLimits.memoryValue(Files.readString(memoryGroup.resolve("memory.limit_in_bytes"))), null,
+              "cgroup-v1 cpuset.cpus and memory.limit_in_bytes"));
+        } catch (IOException | NumberFormatException e) {
+          return java.util.Optional.empty();
+        }
+      }
+
+      @Override
       public String readBack() {
         try {
           return "cpuset.cpus=" + Files.readString(cpusetGroup.resolve("cpuset.cpus")).trim()

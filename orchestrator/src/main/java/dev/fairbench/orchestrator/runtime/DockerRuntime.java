@@ -9,6 +9,7 @@ import com.github.dockerjava.api.model.BuildResponseItem;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.core.RuntimeKind;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
 import java.io.IOException;
@@ -113,6 +114,11 @@ public final class DockerRuntime implements ServerRuntime {
   @Override
   public String name() {
     return engine.remote() ? "docker-remote" : "docker";
+  }
+
+  @Override
+  public RuntimeKind kind() {
+    return RuntimeKind.DOCKER;
   }
 
   /** Local: this machine's cgroup version; remote: the one the engine reports. */

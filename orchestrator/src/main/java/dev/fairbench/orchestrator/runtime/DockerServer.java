@@ -49,6 +49,7 @@ public final class DockerServer implements RunningServer {
   private CgroupFiles cgroup = CgroupFiles.NONE;
   private String limitsReadBack = "";
   private OpenFileLimit openFiles;
+  private AppliedLimits applied;
   private String offlineBase;
   private String exitReason;
   private boolean closed;
@@ -119,6 +120,12 @@ public final class DockerServer implements RunningServer {
     return limitsReadBack;
   }
 
+  /** From docker inspect (CPU set, memory) and the container's first process (open files). */
+  @Override
+  public Optional<AppliedLimits> appliedLimits() {
+    return Optional.ofNullable(applied);
+  }
+
   /**
    * The container's first process's /proc/PID/limits on a local engine (the kernel's figure, what its
    * processes inherit), HostConfig.Ulimits on a remote one.
@@ -156,6 +163,8 @@ public final class DockerServer implements RunningServer {
         : readBack.openFiles();
     limitsReadBack = "cpuset " + readBack.cpusetCpus() + ", memory " + readBack.memoryBytes() + " B, memory+swap "
         + readBack.memorySwapBytes() + " B" + (openFiles == null ? "" : ", nofile=" + openFiles.describe());
+    applied = new AppliedLimits(readBack.cpusetCpus(), readBack.memoryBytes(), openFiles,
+        "docker inspect" + (openFiles == null ? "" : ", open files from " + openFiles.source()));
     String differences = readBack.differences(limits);
     if (!differences.isEmpty()) {
       throw new ServerStartException(Stage.LIMITS_FAILED,

@@ -89,6 +89,14 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
     /** Removes the group; call once its processes are gone. */
     void destroy();
 
+    /**
+     * The group's CPU set and memory limit as the kernel reports them (the open-file limit is the
+     * process's: null here); empty when the group has none (taskset) or its files cannot be read.
+     */
+    default java.util.Optional<AppliedLimits> applied() {
+      return java.util.Optional.empty();
+    }
+
     /** The limits as the kernel reports them for this group, e.g. "cpuset.cpus=1, memory.limit_in_bytes=536870912". */
     default String readBack() {
       return "";

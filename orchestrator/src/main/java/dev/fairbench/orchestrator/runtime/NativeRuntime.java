@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.runtime;
 
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.core.RuntimeKind;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.runtime.ServerStartException.Stage;
 import java.io.File;
@@ -50,11 +51,17 @@ public final class NativeRuntime implements ServerRuntime {
   }
 
   @Override
+  public RuntimeKind kind() {
+    return RuntimeKind.NATIVE;
+  }
+
+  @Override
   public synchronized String limitsMode() {
     return backend().mode();
   }
 
   /** Why the limits are weaker than a cgroup, empty when a cgroup is used. */
+  @Override
   public synchronized String limitsNote() {
     return backend().note();
   }

@@ -77,6 +77,13 @@ final class NativeServer implements RunningServer {
     return groupLimits.isEmpty() || nofile.isEmpty() ? groupLimits + nofile : groupLimits + ", " + nofile;
   }
 
+  /** From the cgroup's files and /proc/PID/limits; empty without a cgroup (taskset). */
+  @Override
+  public Optional<AppliedLimits> appliedLimits() {
+    return group == null ? Optional.empty()
+        : group.applied().map(a -> new AppliedLimits(a.serverCpus(), a.memoryBytes(), openFiles().orElse(null), a.source()));
+  }
+
   /** From /proc/PID/limits of the server's first process (its workers inherit it). */
   @Override
   public Optional<OpenFileLimit> openFiles() {

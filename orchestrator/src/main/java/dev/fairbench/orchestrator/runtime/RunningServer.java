@@ -53,6 +53,14 @@ public interface RunningServer extends AutoCloseable {
     return "";
   }
 
+  /**
+   * The server's CPU set, memory limit and open-file limit as the kernel or the engine reports them,
+   * in one form for every runtime; empty when they cannot be read back (taskset: no cgroup).
+   */
+  default Optional<AppliedLimits> appliedLimits() {
+    return Optional.empty();
+  }
+
   /** The open-file limit the server runs with, as read back; empty when unknown. */
   default Optional<OpenFileLimit> openFiles() {
     return Optional.empty();

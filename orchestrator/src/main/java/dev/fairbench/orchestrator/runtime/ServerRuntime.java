@@ -1,6 +1,7 @@
 package dev.fairbench.orchestrator.runtime;
 
 import dev.fairbench.orchestrator.config.Limits;
+import dev.fairbench.orchestrator.core.RuntimeKind;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import java.util.Map;
 
@@ -11,6 +12,14 @@ import java.util.Map;
 public interface ServerRuntime {
   /** The name used on the command line and in results, e.g. "native". */
   String name();
+
+  /** Which runtime this is (a remote Docker engine is {@link RuntimeKind#DOCKER} too). */
+  RuntimeKind kind();
+
+  /** Why the limits are weaker than a cgroup here (taskset: memory not limited); empty when they are not. */
+  default String limitsNote() {
+    return "";
+  }
 
   /** Whether this runtime can build and start the variant here, and if not, why. */
   Availability availability(EntryVariant variant);

@@ -4,6 +4,7 @@ import dev.fairbench.conformance.Verdict;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.core.RuntimeKind;
 import dev.fairbench.orchestrator.pipeline.Derivation;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.ConformanceSummary;
@@ -98,7 +99,8 @@ public final class ResultsFixtures {
       ConformanceSummary conformance) {
     return new EntryResult(id, id, "default", role, "Lang", framework, Map.of("framework", "1.0.0"), "threads",
         EntryStatus.MEASURED, "", "", conformance, cells, "cpuset 1, memory 512 MiB", null, List.of(),
-        new EntryResult.Facts(framework + " in production mode", List.of("release build"), List.of()), "");
+        new EntryResult.Facts(framework + " in production mode", List.of("release build"), List.of()), "", null, null,
+        RuntimeKind.NATIVE);
   }
 
   public static ConformanceSummary conformance(int warn, List<String> warned) {
@@ -137,12 +139,29 @@ public final class ResultsFixtures {
         conformance(0, List.of()));
     EntryResult missing = new EntryResult("absent-entry", "absent-entry", "default", Role.ENTRY, "Elixir", "Phoenix",
         Map.of("framework", "1.7.14"), "threads", EntryStatus.UNAVAILABLE,
-        "dependencies not fetched: hex.pm is unreachable", "", null, List.of(), "", null, List.of(), null, "");
+        "dependencies not fetched: hex.pm is unreachable", "", null, List.of(), "", null, List.of(), null, "", null, null,
+        RuntimeKind.NATIVE);
     List<RunRecord> nginxPlaintext = IntStream.range(0, 9)
         .mapToObj(i -> run(i + 1, 64_000 + 100 * i, 0.96, 0.60, 0)).toList();
     List<RunRecord> nginxJson = IntStream.range(0, 9).mapToObj(i -> run(i + 1, 62_000 + 100 * i, 0.96, 0.60, 0)).toList();
     EntryResult nginx = entry("nginx", "nginx", Role.CALIBRATION,
         List.of(cell("plaintext", nginxPlaintext), cell("json", nginxJson)), null);
     return derived(document(9, List.of(good, fast, missing, nginx)));
+  }
+
+  /**
+   * {@link #mixed()} as a run of two runtimes: fast-entry ran in Docker ({@code fast-entry@docker}),
+   * the others and the calibration server natively, the default.
+   */
+  public static ResultsDocument mixedRuntimes() {
+    ResultsDocument doc = mixed();
+    List<EntryResult> entries = doc.entries().stream().map(e -> !e.id().equals("fast-entry") ? e
+        : e.withId("fast-entry@docker").withRuntime(RuntimeKind.DOCKER)).toList();
+    Environment env = doc.environment().withRuntimes(List.of(
+        new Environment.RuntimeUse(RuntimeKind.NATIVE, "native", "cgroup-v1", "",
+            List.of("steady-entry", "absent-entry", "nginx")),
+        new Environment.RuntimeUse(RuntimeKind.DOCKER, "docker", "docker-cgroup-v1", "", List.of("fast-entry@docker"))));
+    return new ResultsDocument(doc.schemaVersion(), doc.methodVersion(), env, doc.method(), doc.rounds(),
+        doc.calibration(), doc.breaks(), entries, doc.invocation());
   }
 }

@@ -189,6 +189,9 @@ public final class HtmlReport {
           .append(" — ").append(Html.esc(e.framework())).append("</h3><dl>");
       dd(h, "Status", e.status() + (e.reason().isBlank() ? "" : " — " + e.reason()));
       dd(h, "Versions", String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList()));
+      if (review.environment() != null && review.environment().mixedRuntimes()) {
+        dd(h, "Runtime", e.runtime());
+      }
       dd(h, "Limits applied", e.limitsApplied());
       dd(h, "Limits read back", e.limitsReadBack());
       h.append("<dt>Workers observed</dt><dd class=\"").append(e.workersMatch() ? "ok" : "mismatch").append("\">")
@@ -432,7 +435,8 @@ public final class HtmlReport {
     if (env.engine() != null) {
       dd(h, "Containers", env.engine().describe());
     }
-    dd(h, "Runtime", env.runtime());
+    dd(h, "Runtime", env.mixedRuntimes()
+        ? "mixed, in the same rounds, every idle server frozen: " + env.serversByRuntime() : env.runtime());
     dd(h, "Java (orchestrator)", env.javaVersion());
     dd(h, "Commit", env.gitCommit() + (env.gitDirty() ? " (with uncommitted changes)" : ""));
     h.append("</dl></section>\n");
@@ -473,8 +477,11 @@ public final class HtmlReport {
     static String limits(Environment env) {
       if (env.limits() == null) return "Limits unknown.";
       var l = env.limits();
-      return String.format(Locale.ROOT, "Every server: CPUs %s, %d MiB, WORKERS=%d (%s, %s runtime); load client on CPUs %s.",
-          l.serverCpus(), l.memoryBytes() >> 20, l.workers(), env.limitsMode(), env.runtime(), l.clientCpus());
+      return String.format(Locale.ROOT, "Every server: CPUs %s, %d MiB, WORKERS=%d (%s); load client on CPUs %s.",
+          l.serverCpus(), l.memoryBytes() >> 20, l.workers(),
+          env.mixedRuntimes() ? "the same in both runtimes: " + env.describeRuntimes()
+              : env.limitsMode() + ", " + env.runtime() + " runtime",
+          l.clientCpus());
     }
   }
 

@@ -1,0 +1,35 @@
+package dev.fairbench.orchestrator.runtime;
+
+import dev.fairbench.orchestrator.core.RuntimeKind;
+import java.nio.file.Path;
+import java.util.List;
+import org.testcontainers.DockerClientFactory;
+
+/** Makes the runtimes by kind, so that code outside this package never names an implementation. */
+public final class Runtimes {
+  private Runtimes() {}
+
+  /**
+   * A runtime of {@code kind} for servers on this machine: a second runtime of a run, for the
+   * servers its selectors put there (`go-gin@docker`).
+   *
+   * @param logDir where its build and server logs go
+   * @throws RuntimeUnavailableException when it cannot run servers here, saying why
+   */
+  public static ServerRuntime local(RuntimeKind kind, Path logDir) {
+    return switch (kind) {
+      case NATIVE -> new NativeRuntime(logDir);
+      case DOCKER -> {
+        List<String> missing = DockerRuntime.missingEnvironment(System.getenv());
+        if (!missing.isEmpty()) {
+          throw new RuntimeUnavailableException("the docker runtime needs " + String.join(" and ", missing)
+              + " in the environment (the ./fairbench launcher exports them; see docs/DOCKER.md)");
+        }
+        if (!DockerClientFactory.instance().isDockerAvailable()) {
+          throw new RuntimeUnavailableException("no Docker engine answers here; start one with scripts/docker-engine");
+        }
+        yield new DockerRuntime(logDir);
+      }
+    };
+  }
+}

@@ -452,7 +452,7 @@ public final class RunSession {
     }
     return first + "; " + String.join("; ", others.stream().map(o -> o.limitsMode() + ", " + o.name() + " runtime for "
         + servers.stream().filter(s -> s.runtime() == o).map(Placement::id).collect(Collectors.joining(" "))).toList())
-        + " — both in the same rounds, under the same limits";
+        + " — both in the same rounds, under the same limits; the calibration server in " + runtime.name();
   }
 
   private static Optional<Selection> calibrationSelection(Request request) {

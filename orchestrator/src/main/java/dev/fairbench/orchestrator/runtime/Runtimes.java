@@ -9,6 +9,11 @@ import org.testcontainers.DockerClientFactory;
 public final class Runtimes {
   private Runtimes() {}
 
+  /** Whether this process can run servers in Docker here: the environment Testcontainers needs, and an engine. */
+  public static boolean dockerUsable() {
+    return DockerRuntime.engineReachable();
+  }
+
   /**
    * A runtime of {@code kind} for servers on this machine: a second runtime of a run, for the
    * servers its selectors put there (`go-gin@docker`).

@@ -277,7 +277,7 @@ public final class Pipeline {
   /**
    * In a run of two runtimes, what makes this server's limits differ from the run's: its CPU set,
    * memory limit and open-file limit as read back (cgroup files natively, docker inspect in Docker);
-   * empty when they are the same. A server whose limits cannot be read back is not compared.
+   * empty when they are the same. A server whose limits cannot be read back is not measured either.
    */
   private Optional<String> unlikeLimits(RunningServer server) {
     Optional<dev.fairbench.orchestrator.runtime.AppliedLimits> applied = server.appliedLimits();

@@ -156,14 +156,15 @@ class MixedRuntimesIntegrationTest {
   /**
    * SIGTERM (as Ctrl-C) while the rounds go: one server is measured, the other frozen (a frozen
    * cgroup or a paused container); the shutdown hook stops both, and nothing of the run is left.
+   * Then `run --resume` continues it with the selectors it recorded: both runtimes again.
    */
   @Test
-  void terminatingTheRunStopsTheServersOfBothRuntimes() throws Exception {
+  void terminatingTheRunStopsTheServersOfBothRuntimesAndResumeContinuesIt() throws Exception {
     String javaCommand = ProcessHandle.current().info().command().orElse("java");
     Process orchestrator = new ProcessBuilder(List.of(javaCommand, "-cp", System.getProperty("java.class.path"),
         "-Dfairbench.root=" + System.getProperty("fairbench.root", TestEntries.repositoryRoot().toString()),
         FairbenchCommand.class.getName(), "run", "--runtime", "native", "--impls", dir.resolve("impls").toString(),
-        NATIVE_ID, DOCKER_ID, "--endpoints", "json", "--rounds", "1", "--duration", "30s", "--warmup", "0",
+        NATIVE_ID, DOCKER_ID, "--endpoints", "json", "--rounds", "1", "--duration", "5s", "--warmup", "0",
         "--rewarm", "0", "--startups", "1", "--no-calibration", "--output", dir.resolve("terminated").toString()))
         .redirectErrorStream(true).start();
     StringBuilder seen = new StringBuilder();
@@ -172,7 +173,7 @@ class MixedRuntimesIntegrationTest {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         seen.append(line).append('\n');
         if (line.contains("[round 1/")) {
-          break; // both prepared and frozen, one of them thawed for its 30 s visit: stop the orchestrator now
+          break; // both prepared and frozen, one of them about to be thawed for its visit: stop the orchestrator now
         }
       }
       List<Integer> ports = ports(seen.toString());
@@ -184,6 +185,19 @@ class MixedRuntimesIntegrationTest {
     } finally {
       orchestrator.destroyForcibly();
     }
+
+    StringWriter err = new StringWriter();
+    CommandLine cli = FairbenchCommand.newCommandLine();
+    cli.setOut(new PrintWriter(new StringWriter(), true));
+    cli.setErr(new PrintWriter(err, true));
+    assertThat(cli.execute("run", "--resume", dir.resolve("terminated").toString())).as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    ResultsDocument resumed = ResultsJson.read(dir.resolve("terminated/results.json"));
+    assertThat(resumed.breaks()).hasSize(1);
+    assertThat(resumed.entries()).extracting(EntryResult::id).containsExactly(NATIVE_ID, DOCKER_ID);
+    assertThat(resumed.entries()).extracting(EntryResult::runtime).containsExactly(RuntimeKind.NATIVE, RuntimeKind.DOCKER);
+    assertThat(resumed.entries()).allSatisfy(e -> assertThat(e.status()).as(e.id()).isEqualTo(EntryStatus.MEASURED));
+    assertNothingLeftBy(ProcessHandle.current().pid());
   }
 
   private static final java.util.regex.Pattern READY = java.util.regex.Pattern.compile("ready at http://127\\.0\\.0\\.1:(\\d+)");

@@ -23,7 +23,7 @@ final class RateRuns {
     // (Little: rate × latency ≥ connections), or with oha's CPU at the wall, are the client's limit.
     double meanLatencySeconds = result.latency() == null ? 0 : result.latency().mean() / 1e6;
     boolean connectionsFull = targetRate * meanLatencySeconds >= connections * 0.9;
-    long cut = Math.min(unsent, Math.round(targetRate * RateRecord.DEADLINE_ALLOWANCE_SECONDS));
+    long cut = RateRecord.cutAtDeadline(unsent, targetRate);
     boolean clientLimited = unsent > cut && (connectionsFull || result.clientCpuUtilisation() >= CLIENT_SATURATED);
     Map<String, Long> statuses = result.statusCountsByName();
     long non2xx = result.otherStatuses();

@@ -143,6 +143,11 @@ public record RunRecord(
      * unsent request counts against the server.
      */
     public long cutAtDeadline() {
+      return cutAtDeadline(unsent, targetRate);
+    }
+
+    /** {@link #cutAtDeadline()} of a run with these unsent requests at this rate. */
+    public static long cutAtDeadline(long unsent, double targetRate) {
       return Math.min(unsent, Math.round(targetRate * DEADLINE_ALLOWANCE_SECONDS));
     }
   }

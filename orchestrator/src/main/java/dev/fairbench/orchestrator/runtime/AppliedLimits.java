@@ -43,6 +43,17 @@ public record AppliedLimits(String serverCpus, long memoryBytes, OpenFileLimit o
     }
   }
 
+  /** Read from a cgroup's CPU-set and memory-limit files; empty when either cannot be read. */
+  static java.util.Optional<AppliedLimits> ofCgroupFiles(java.nio.file.Path cpus, java.nio.file.Path memoryLimit,
+      String source) {
+    try {
+      return java.util.Optional.of(new AppliedLimits(java.nio.file.Files.readString(cpus).trim(),
+          memoryValue(java.nio.file.Files.readString(memoryLimit)), null, source));
+    } catch (java.io.IOException | NumberFormatException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
   /** A memory limit file's value ("536870912", or "max" under cgroup v2); -1 for none. */
   static long memoryValue(String text) {
     String value = text.trim();

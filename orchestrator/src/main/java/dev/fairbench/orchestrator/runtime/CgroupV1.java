@@ -148,13 +148,8 @@ public final class CgroupV1 implements LimitsBackend {
 
       @Override
       public java.util.Optional<AppliedLimits> applied() {
-        try {
-          return java.util.Optional.of(new AppliedLimits(Files.readString(cpusetGroup.resolve("cpuset.cpus")).trim(),
-              AppliedLimits.memoryValue(Files.readString(memoryGroup.resolve("memory.limit_in_bytes"))), null,
-              "cgroup-v1 cpuset.cpus and memory.limit_in_bytes"));
-        } catch (IOException | NumberFormatException e) {
-          return java.util.Optional.empty();
-        }
+        return AppliedLimits.ofCgroupFiles(cpusetGroup.resolve("cpuset.cpus"),
+            memoryGroup.resolve("memory.limit_in_bytes"), "cgroup-v1 cpuset.cpus and memory.limit_in_bytes");
       }
 
       @Override

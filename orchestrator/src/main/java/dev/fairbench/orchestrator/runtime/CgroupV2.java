@@ -118,13 +118,8 @@ public final class CgroupV2 implements LimitsBackend {
 
       @Override
       public java.util.Optional<AppliedLimits> applied() {
-        try {
-          return java.util.Optional.of(new AppliedLimits(Files.readString(group.resolve("cpuset.cpus")).trim(),
-              AppliedLimits.memoryValue(Files.readString(group.resolve("memory.max"))), null,
-              "cgroup-v2 cpuset.cpus and memory.max"));
-        } catch (IOException | NumberFormatException e) {
-          return java.util.Optional.empty();
-        }
+        return AppliedLimits.ofCgroupFiles(group.resolve("cpuset.cpus"), group.resolve("memory.max"),
+            "cgroup-v2 cpuset.cpus and memory.max");
       }
 
       @Override

@@ -178,7 +178,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       rows.add(d.finish(qValue, alpha, minChange, !differences.isEmpty() && normalization == Normalization.NONE,
           topologyDiffers && normalization == Normalization.NONE));
     }
-    return new Comparison(differences, normalization, alpha, minChange, rows, startupRows(before, after), false);
+    List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
+    return new Comparison(differences, normalization, alpha, minChange, rows, startup, false);
   }
 
   /**

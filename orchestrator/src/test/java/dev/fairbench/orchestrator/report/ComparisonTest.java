@@ -209,6 +209,19 @@ class ComparisonTest {
   }
 
   @Test
+  void aWithinRunComparisonShowsTheStartFiguresOfTheTwoNamedEntriesOnly() {
+    List<EntryResult> entries = session(1, "entry-4", 0.9, 9).entries().stream()
+        .map(e -> e.withStartup(StartupReportTest.figures(e.id().equals("entry-4") ? 30 : 20, null, 8 << 20, null)))
+        .toList();
+    Comparison c = Comparison.withinRun(derived(document(9, entries)), "entry-3", "entry-4", 0.05, 0.05,
+        Comparison.Normalization.NONE);
+    assertThat(c.startup()).isNotEmpty()
+        .allSatisfy(r -> assertThat(r.entry()).isEqualTo("entry-3 → entry-4"));
+    assertThat(c.startup()).filteredOn(r -> r.metric().equals("warm start p50")).singleElement()
+        .satisfies(r -> assertThat(r.deltaPercent()).isCloseTo(50.0, org.assertj.core.api.Assertions.within(0.1)));
+  }
+
+  @Test
   void aWithinRunComparisonOfAnUnknownOrTheSameEntryIsRefused() {
     ResultsDocument run = session(1, "", 1, 9);
     assertThatThrownBy(() -> Comparison.withinRun(run, "entry-1", "nope", 0.05, 0.05, Comparison.Normalization.NONE))

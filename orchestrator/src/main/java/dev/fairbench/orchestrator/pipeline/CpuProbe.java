@@ -22,25 +22,32 @@ final class CpuProbe implements AutoCloseable {
 
   private final String cpus;
   private final Path data;
+  private final int megabytes;
 
-  private CpuProbe(String cpus, Path data) {
+  private CpuProbe(String cpus, Path data, int megabytes) {
     this.cpus = cpus;
     this.data = data;
+    this.megabytes = megabytes;
   }
 
   /** Empty when sha256sum or taskset is missing; the run goes on without the probe and says so. */
   static Optional<CpuProbe> create(String serverCpus) {
+    return create(serverCpus, MEGABYTES);
+  }
+
+  /** A probe of {@code megabytes} on {@code cpus}; empty when it cannot run here. */
+  static Optional<CpuProbe> create(String cpus, int megabytes) {
     try {
       Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
       Path data = Files.createTempFile(dir, "fairbench-probe", ".bin");
       byte[] block = new byte[1 << 20];
       new java.util.Random(1).nextBytes(block);
       try (var out = Files.newOutputStream(data)) {
-        for (int i = 0; i < MEGABYTES; i++) {
+        for (int i = 0; i < megabytes; i++) {
           out.write(block);
         }
       }
-      CpuProbe probe = new CpuProbe(serverCpus, data);
+      CpuProbe probe = new CpuProbe(cpus, data, megabytes);
       return probe.run().isPresent() ? Optional.of(probe) : closeEmpty(probe);
     } catch (IOException e) {
       return Optional.empty();
@@ -56,8 +63,7 @@ final class CpuProbe implements AutoCloseable {
     try {
       long ticksBefore = ProcFs.reapedChildrenTicks();
       long started = System.nanoTime();
-      Process process = new ProcessBuilder(List.of("taskset", "-c", cpus, "sha256sum", data.toString()))
-          .redirectErrorStream(true).start();
+      Process process = start();
       process.getInputStream().readAllBytes();
       if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
         process.destroyForcibly();
@@ -65,13 +71,23 @@ final class CpuProbe implements AutoCloseable {
       }
       double wall = (System.nanoTime() - started) / 1e9;
       double cpu = (double) (ProcFs.reapedChildrenTicks() - ticksBefore) / ClockTicks.perSecond();
-      return Optional.of(new Probe(wall, cpu, MEGABYTES / wall));
+      return Optional.of(new Probe(wall, cpu, megabytes / wall));
     } catch (IOException e) {
       return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.empty();
     }
+  }
+
+  /** The hashing, started: its output (one line) is to be read and its exit awaited by the caller. */
+  Process start() throws IOException {
+    return new ProcessBuilder(List.of("taskset", "-c", cpus, "sha256sum", data.toString())).redirectErrorStream(true)
+        .start();
+  }
+
+  int megabytes() {
+    return megabytes;
   }
 
   @Override

@@ -317,6 +317,8 @@ public final class Pipeline {
     header = Derivation.withPlacement(header, moved, config.limits().clientCpus());
     DisturbanceMeter meter = runtime.remote() ? null : new DisturbanceMeter(config.limits().serverCpus(), ClockTicks.perSecond());
     Optional<CpuProbe> probe = runtime.remote() ? Optional.empty() : CpuProbe.create(config.limits().serverCpus());
+    speedProbe = runtime.remote() ? Optional.empty()
+        : SpeedProbe.create(config.limits().serverCpus(), config.limits().clientCpus());
     if (runtime.remote()) {
       listener.note("note: the servers run on a remote engine: no disturbance evidence or CPU probe from this machine");
     } else if (probe.isEmpty()) {
@@ -329,6 +331,8 @@ public final class Pipeline {
       }
     } finally {
       probe.ifPresent(CpuProbe::close);
+      speedProbe.ifPresent(SpeedProbe::close);
+      speedProbe = Optional.empty();
       SelfPlacement.restore();
     }
   }
@@ -537,8 +541,12 @@ public final class Pipeline {
     return order;
   }
 
+  /** The speed around each visit, where it can be read (not for servers on a remote engine). */
+  private Optional<SpeedProbe> speedProbe = Optional.empty();
+
   private Optional<RunRecord> visit(Cell cell, int round, int visit, DisturbanceMeter meter) throws InterruptedException {
     Slot slot = cell.slot;
+    SpeedProbe.Reading speedBefore = speedProbe.map(SpeedProbe::read).orElse(null);
     if (!slot.thawForUse()) {
       failAllOf(slot);
       return Optional.empty();
@@ -600,6 +608,11 @@ public final class Pipeline {
         }
       }
       slot.freeze();
+      if (speedBefore != null) {
+        SpeedProbe.Reading speedAfter = speedProbe.get().read();
+        record = record.withDisturbance(record.disturbance().withSpeed(new RunRecord.Speed(speedBefore.server(),
+            speedAfter.server(), speedBefore.client(), speedAfter.client())));
+      }
       return Optional.of(record);
     } catch (LoadException e) {
       slot.memory.unwatch();

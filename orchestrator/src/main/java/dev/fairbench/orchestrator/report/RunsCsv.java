@@ -14,7 +14,8 @@ public final class RunsCsv {
       "requests", "duration_s", "req_per_s", "non2xx", "socket_errors", "p50_us", "p90_us", "p99_us", "p999_us",
       "max_us", "mean_us", "server_cpu_s", "server_peak_rss_bytes", "client_cpu_s", "client_cpu_utilisation",
       "steal_s", "other_tasks_s", "pressure_s", "involuntary_switches", "major_faults", "disturbance_share",
-      "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "cut_at_deadline", "success_rate");
+      "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "cut_at_deadline", "success_rate",
+      "server_speed_before", "server_speed_after", "client_speed_before", "client_speed_after");
 
   private RunsCsv() {}
 
@@ -34,12 +35,19 @@ public final class RunsCsv {
               d.involuntarySwitches(), d.majorFaults(), num(d.share()), d.disturbed(),
               rate == null ? "" : num(rate.targetRate()), rate == null ? "" : rate.scheduled(),
               rate == null ? "" : rate.sent(), rate == null ? "" : rate.ok(), rate == null ? "" : rate.unsent(),
-              rate == null ? "" : rate.cutAtDeadline(), rate == null ? "" : num(rate.successRate()));
+              rate == null ? "" : rate.cutAtDeadline(), rate == null ? "" : num(rate.successRate()),
+              speed(d, RunRecord.Speed::serverBefore), speed(d, RunRecord.Speed::serverAfter),
+              speed(d, RunRecord.Speed::clientBefore), speed(d, RunRecord.Speed::clientAfter));
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }
       }
     }
     return csv.toString();
+  }
+
+  /** A speed reading in MB/s; empty where none was made or it failed. */
+  private static String speed(RunRecord.Disturbance d, java.util.function.ToDoubleFunction<RunRecord.Speed> side) {
+    return d.speed() == null || side.applyAsDouble(d.speed()) < 0 ? "" : num(side.applyAsDouble(d.speed()));
   }
 
   private static String num(double value) {

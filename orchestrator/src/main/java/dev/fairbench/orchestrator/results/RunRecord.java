@@ -58,6 +58,12 @@ public record RunRecord(
         disturbance, rate, List.of());
   }
 
+  public RunRecord withDisturbance(Disturbance newDisturbance) {
+    return new RunRecord(round, visit, counted, requests, durationSeconds, requestsPerSecond, bytes, non2xx,
+        socketErrors, latencyMicros, serverCpuSeconds, serverPeakRssBytes, serverMemoryPeakBytes, clientCpuSeconds,
+        clientCpuUtilisation, newDisturbance, rate, rssSamples);
+  }
+
   public RunRecord withRssSamples(List<RssSample> samples) {
     return new RunRecord(round, visit, counted, requests, durationSeconds, requestsPerSecond, bytes, non2xx,
         socketErrors, latencyMicros, serverCpuSeconds, serverPeakRssBytes, serverMemoryPeakBytes, clientCpuSeconds,
@@ -87,6 +93,8 @@ public record RunRecord(
    * @param majorFaults         the server's major page faults during the run
    * @param share               (steal + other tasks) over the run's wall time × the server's CPUs
    * @param disturbed           share at or above the threshold of the run (results' method block)
+   * @param speed               the machine's speed measured just before the thaw and just after the freeze;
+   *                            null where it was not measured (a remote engine, or no probe on this machine)
    */
   public record Disturbance(
       double stealSeconds,
@@ -95,9 +103,30 @@ public record RunRecord(
       long involuntarySwitches,
       long majorFaults,
       double share,
-      boolean disturbed) {
+      boolean disturbed,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Speed speed) {
     public static final Disturbance NONE = new Disturbance(0, 0, 0, 0, 0, 0, false);
+
+    /** Without a speed reading. */
+    public Disturbance(double stealSeconds, double otherTasksSeconds, double pressureSeconds, long involuntarySwitches,
+        long majorFaults, double share, boolean disturbed) {
+      this(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share, disturbed, null);
+    }
+
+    public Disturbance withSpeed(Speed newSpeed) {
+      return new Disturbance(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share,
+          disturbed, newSpeed);
+    }
   }
+
+  /**
+   * How fast the machine ran a fixed amount of user-space work (the CPU probe's hashing, a short one) on
+   * the server's CPUs and on the client's, in MB/s, while every server was frozen: once just before the
+   * visit's thaw and once just after its freeze. Steal time does not show a virtual CPU that runs slower
+   * because its physical core's other thread is busy, or at a lower clock; this does. -1 where one
+   * reading failed.
+   */
+  public record Speed(double serverBefore, double serverAfter, double clientBefore, double clientAfter) {}
 
   /**
    * A constant-rate run as seed 001 tables it. Every scheduled request counts: one the client

@@ -93,10 +93,23 @@ class PipelineIntegrationTest {
   }
 
   @Test
+  void everyVisitRecordsTheMachinesSpeedOnBothSidesBeforeAndAfterIt() {
+    assertThat(entries.get("tiny-python:stdlib").cells()).flatExtracting(CellResult::runs).isNotEmpty()
+        .allSatisfy(r -> {
+          assertThat(r.disturbance().speed()).as("round %d", r.round()).isNotNull();
+          assertThat(List.of(r.disturbance().speed().serverBefore(), r.disturbance().speed().serverAfter(),
+              r.disturbance().speed().clientBefore(), r.disturbance().speed().clientAfter()))
+              .allSatisfy(mbps -> assertThat(mbps).isBetween(10.0, 10_000.0));
+        });
+  }
+
+  @Test
   void theRawRunsAreWrittenAsCsvBesideTheResults() throws Exception {
     List<String> lines = Files.readAllLines(output.resolve("run/runs.csv"));
     assertThat(lines.getFirst()).startsWith("entry,role,endpoint,kind,rate,round,visit,counted,");
-    assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2)
+        .allSatisfy(l -> assertThat(l).doesNotEndWith(",,,,"));
+    assertThat(lines.getFirst()).endsWith(",server_speed_before,server_speed_after,client_speed_before,client_speed_after");
   }
 
   @Test

@@ -1,0 +1,86 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The machine's speed around each visit: a short {@link CpuProbe} on the server's CPUs and one on the
+ * client's, run at the same time while every server is frozen, timed by the wall clock. On a shared VM
+ * a virtual CPU can run at 60% of its speed for seconds at a time with no steal recorded (its physical
+ * core's other thread busy, a lower clock): the round's one probe sees such states come and go from
+ * round to round (docs/ORCHESTRATOR.md, "Speed around each visit"); this puts a reading on both sides
+ * of every measured run.
+ */
+final class SpeedProbe implements AutoCloseable {
+  /** 16 MiB: 40–70 ms on this kind of machine, long enough that starting the processes is a few percent. */
+  static final int MEGABYTES = 16;
+
+  /** One reading, MB/s on each side; -1 where that side's probe failed. */
+  record Reading(double server, double client) {
+    static final Reading NONE = new Reading(-1, -1);
+  }
+
+  private final CpuProbe server;
+  private final CpuProbe client;
+
+  private SpeedProbe(CpuProbe server, CpuProbe client) {
+    this.server = server;
+    this.client = client;
+  }
+
+  /** Empty when the probe cannot run here (no taskset or sha256sum). */
+  static Optional<SpeedProbe> create(String serverCpus, String clientCpus) {
+    Optional<CpuProbe> server = CpuProbe.create(serverCpus, MEGABYTES);
+    if (server.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<CpuProbe> client = CpuProbe.create(clientCpus, MEGABYTES);
+    if (client.isEmpty()) {
+      server.get().close();
+      return Optional.empty();
+    }
+    return Optional.of(new SpeedProbe(server.get(), client.get()));
+  }
+
+  /** Both probes at once: each one's MB/s from its start to its own exit. */
+  Reading read() {
+    try {
+      long serverStarted = System.nanoTime();
+      Process s = server.start();
+      long clientStarted = System.nanoTime();
+      Process c = client.start();
+      var serverEnd = s.onExit().thenApply(p -> System.nanoTime());
+      var clientEnd = c.onExit().thenApply(p -> System.nanoTime());
+      s.getInputStream().readAllBytes();
+      c.getInputStream().readAllBytes();
+      return new Reading(speed(s, serverEnd, serverStarted, server.megabytes()),
+          speed(c, clientEnd, clientStarted, client.megabytes()));
+    } catch (IOException e) {
+      return Reading.NONE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Reading.NONE;
+    }
+  }
+
+  private static double speed(Process p, java.util.concurrent.CompletableFuture<Long> end, long started, int megabytes)
+      throws InterruptedException {
+    try {
+      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        p.destroyForcibly();
+        return -1;
+      }
+      double wall = (end.get(5, TimeUnit.SECONDS) - started) / 1e9;
+      return wall > 0 ? megabytes / wall : -1;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    client.close();
+  }
+}

@@ -543,10 +543,29 @@ public final class Pipeline {
 
   /** The speed around each visit, where it can be read (not for servers on a remote engine). */
   private Optional<SpeedProbe> speedProbe = Optional.empty();
+  private SpeedProbe.Reading lastSpeed;
+  private long lastSpeedNanos;
+
+  /**
+   * The speed just before a thaw: the reading after the previous visit's freeze when it is fresh (the
+   * visits follow each other within a few milliseconds), a new one otherwise.
+   */
+  private SpeedProbe.Reading speedBeforeThaw(SpeedProbe probe) {
+    if (lastSpeed != null && System.nanoTime() - lastSpeedNanos < SpeedProbe.FRESH_NANOS) {
+      return lastSpeed;
+    }
+    return speedAfterFreeze(probe);
+  }
+
+  private SpeedProbe.Reading speedAfterFreeze(SpeedProbe probe) {
+    lastSpeed = probe.read();
+    lastSpeedNanos = System.nanoTime();
+    return lastSpeed;
+  }
 
   private Optional<RunRecord> visit(Cell cell, int round, int visit, DisturbanceMeter meter) throws InterruptedException {
     Slot slot = cell.slot;
-    SpeedProbe.Reading speedBefore = speedProbe.map(SpeedProbe::read).orElse(null);
+    SpeedProbe.Reading speedBefore = speedProbe.map(this::speedBeforeThaw).orElse(null);
     if (!slot.thawForUse()) {
       failAllOf(slot);
       return Optional.empty();
@@ -609,7 +628,7 @@ public final class Pipeline {
       }
       slot.freeze();
       if (speedBefore != null) {
-        SpeedProbe.Reading speedAfter = speedProbe.get().read();
+        SpeedProbe.Reading speedAfter = speedAfterFreeze(speedProbe.get());
         record = record.withDisturbance(record.disturbance().withSpeed(new RunRecord.Speed(speedBefore.server(),
             speedAfter.server(), speedBefore.client(), speedAfter.client())));
       }

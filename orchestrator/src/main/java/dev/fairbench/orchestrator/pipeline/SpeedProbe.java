@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 final class SpeedProbe implements AutoCloseable {
   /** 16 MiB: 40–70 ms on this kind of machine, long enough that starting the processes is a few percent. */
   static final int MEGABYTES = 16;
+  /** A reading this recent (the previous visit's, after its freeze) stands for the next visit's before-reading. */
+  static final long FRESH_NANOS = 250_000_000L;
 
   /** One reading, MB/s on each side; -1 where that side's probe failed. */
   record Reading(double server, double client) {

@@ -131,16 +131,19 @@ public final class MarkdownReport {
       md.append("Seed ").append(document.method().seed()).append(": round r's order is the cells shuffled by "
           + "java.util.Random(seed + r). The round effect is the median polish of log req/s over every throughput cell "
           + "(0 = a typical round; −0.05 ≈ every cell 5% slower); the CPU probe is SHA-256 over 64 MiB on the server's "
-          + "CPUs at the start of the round.\n\n");
+          + "CPUs at the start of the round; the speed around visits is SHA-256 over 16 MiB on the server's and the client's "
+          + "CPUs before each thaw and after each freeze, MB/s, median (min–max) over the round.\n\n");
       List<List<String>> rows = new ArrayList<>();
       for (RoundRecord round : document.rounds()) {
         long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
         rows.add(List.of(Integer.toString(round.index()), round.started() == null ? "" : round.started().toString(),
             Integer.toString(round.order().size()), Long.toString(repeats),
             round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()),
+            MachineSpeed.ofRound(document, round.index()).map(MachineSpeed::brief).orElse("—"),
             String.format(Locale.ROOT, "%+.3f", round.factor())));
       }
-      table(md, List.of("Round", "Started", "Visits", "Repeated (disturbed)", "CPU probe", "Round effect (log)"), rows);
+      table(md, List.of("Round", "Started", "Visits", "Repeated (disturbed)", "CPU probe", "Speed around visits MB/s",
+          "Round effect (log)"), rows);
     }
 
     List<EntryResult> notMeasured = document.entries().stream().filter(e -> e.status().failed()).toList();

@@ -1,0 +1,90 @@
+package dev.fairbench.orchestrator.report;
+
+import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RunRecord;
+import dev.fairbench.orchestrator.stats.Statistics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.IntPredicate;
+
+/**
+ * The machine's speed around the visits ({@code disturbance.speed}) summed up for the reports: how far
+ * the machine itself moved while the cells were measured, which steal time does not show.
+ *
+ * @param visits number of visits with a reading
+ */
+public record MachineSpeed(int visits, Side server, Side client) {
+  /** MB/s of the probe on one side: median, range and coefficient of variation of every reading. */
+  public record Side(double median, double min, double max, double cv) {
+    static Optional<Side> of(List<Double> readings) {
+      return readings.isEmpty() ? Optional.empty() : Optional.of(new Side(Statistics.median(readings),
+          Statistics.min(readings), Statistics.max(readings), Statistics.coefficientOfVariation(readings)));
+    }
+
+    String describe() {
+      return String.format(Locale.ROOT, "%.0f MB/s (%.0f–%.0f, CV %.0f%%)", median, min, max, cv * 100);
+    }
+
+    String brief() {
+      return String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", median, min, max);
+    }
+  }
+
+  /** Over every visit of the run; empty when no visit has a reading (older files, a remote engine). */
+  public static Optional<MachineSpeed> of(ResultsDocument document) {
+    return of(document, round -> true);
+  }
+
+  /** Over the visits of one round. */
+  public static Optional<MachineSpeed> ofRound(ResultsDocument document, int round) {
+    return of(document, r -> r == round);
+  }
+
+  private static Optional<MachineSpeed> of(ResultsDocument document, IntPredicate rounds) {
+    List<Double> server = new ArrayList<>();
+    List<Double> client = new ArrayList<>();
+    int visits = 0;
+    for (EntryResult entry : document.entries()) {
+      for (CellResult cell : entry.cells()) {
+        for (RunRecord run : cell.runs()) {
+          RunRecord.Speed speed = run.disturbance() == null ? null : run.disturbance().speed();
+          if (speed == null || !rounds.test(run.round())) {
+            continue;
+          }
+          visits++;
+          addValid(server, speed.serverBefore(), speed.serverAfter());
+          addValid(client, speed.clientBefore(), speed.clientAfter());
+        }
+      }
+    }
+    Optional<Side> s = Side.of(server);
+    Optional<Side> c = Side.of(client);
+    return s.isEmpty() || c.isEmpty() ? Optional.empty() : Optional.of(new MachineSpeed(visits, s.get(), c.get()));
+  }
+
+  private static void addValid(List<Double> into, double... readings) {
+    for (double r : readings) {
+      if (r > 0) {
+        into.add(r);
+      }
+    }
+  }
+
+  /** For a table cell: "server 334 (208–395); client 305 (158–398)". */
+  public String brief() {
+    return "server " + server.brief() + "; client " + client.brief();
+  }
+
+  /** For the fairness review's method paragraph. */
+  public String describe() {
+    return "The machine's own speed around the " + visits + " visits (SHA-256 over 16 MiB while every server was "
+        + "frozen, before each thaw and after each freeze): on the server's CPUs " + server.describe()
+        + ", on the client's " + client.describe() + ". Steal time does not show such changes (a virtual CPU "
+        + "whose physical core is shared, or clocked down): the wider this range, the more of every cell's "
+        + "spread is the machine's, not the entry's.";
+  }
+}

@@ -1,0 +1,58 @@
+package dev.fairbench.orchestrator.report;
+
+import static dev.fairbench.orchestrator.report.ResultsFixtures.cell;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.conformance;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.derived;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.document;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.measured;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RunRecord;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class MachineSpeedTest {
+  /** Six rounds; the server side reads 400 MB/s in odd rounds and 250 in even ones, the client 300 throughout. */
+  private static ResultsDocument withSpeeds(boolean recorded) {
+    List<RunRecord> runs = IntStream.rangeClosed(1, 6).mapToObj(r -> {
+      RunRecord plain = run(r, 10_000, 0.5, 0.99, 0);
+      double server = r % 2 == 1 ? 400 : 250;
+      return recorded ? plain.withDisturbance(plain.disturbance().withSpeed(new RunRecord.Speed(server, server, 300, -1)))
+          : plain;
+    }).toList();
+    return derived(document(6, List.of(measured("steady", "S", List.of(cell("json", runs)), conformance(0, List.of())))));
+  }
+
+  @Test
+  void summarisesEveryValidReadingOfTheRunAndOfEachRound() {
+    MachineSpeed all = MachineSpeed.of(withSpeeds(true)).orElseThrow();
+    assertThat(all.visits()).isEqualTo(6);
+    assertThat(all.server().min()).isEqualTo(250);
+    assertThat(all.server().max()).isEqualTo(400);
+    assertThat(all.server().cv()).isGreaterThan(0.2);
+    assertThat(all.client().median()).isEqualTo(300);
+    assertThat(all.client().cv()).isCloseTo(0, within(1e-9));
+    assertThat(MachineSpeed.ofRound(withSpeeds(true), 2).orElseThrow().brief()).isEqualTo("server 250 (250–250); client 300 (300–300)");
+  }
+
+  @Test
+  void aRunWithoutReadingsHasNoSummaryAndItsReportsSayNothingOfIt() {
+    ResultsDocument old = withSpeeds(false);
+    assertThat(MachineSpeed.of(old)).isEmpty();
+    assertThat(FairnessReview.of(old).toMarkdown()).doesNotContain("own speed");
+  }
+
+  @Test
+  void theFairnessReviewAndTheRoundsTableShowTheMachinesSpeed() {
+    ResultsDocument run = withSpeeds(true);
+    assertThat(FairnessReview.of(run).toMarkdown())
+        .contains("The machine's own speed around the 6 visits")
+        .contains("on the server's CPUs 325 MB/s (250–400, CV");
+    assertThat(MarkdownReport.render(run)).contains("| Speed around visits MB/s |")
+        .contains("server 400 (400–400); client 300 (300–300)");
+  }
+}

@@ -1,6 +1,6 @@
 package dev.fairbench.orchestrator.cli;
 
-import dev.fairbench.orchestrator.runtime.DockerRuntime;
+import dev.fairbench.orchestrator.runtime.Runtimes;
 import dev.fairbench.orchestrator.runtime.Leftovers;
 import dev.fairbench.orchestrator.runtime.LimitsBackend;
 import java.io.PrintWriter;
@@ -32,9 +32,9 @@ public final class CleanupCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     int exit = ExitCodes.OK;
-    if (DockerRuntime.engineReachable()) {
+    if (Runtimes.dockerUsable()) {
       try {
-        List<String> done = DockerRuntime.removeContainersOfDeadRuns(true);
+        List<String> done = Runtimes.removeDockerContainersOfDeadRuns();
         if (done.stream().noneMatch(line -> line.startsWith("removed "))) {
           out.println("docker: no container of a killed run left");
         }

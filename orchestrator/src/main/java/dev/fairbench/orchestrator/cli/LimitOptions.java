@@ -4,8 +4,8 @@ import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.runtime.DockerEngine;
-import dev.fairbench.orchestrator.runtime.DockerRuntime;
-import dev.fairbench.orchestrator.runtime.NativeRuntime;
+import dev.fairbench.orchestrator.core.RuntimeKind;
+import dev.fairbench.orchestrator.runtime.Runtimes;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -140,7 +140,7 @@ public final class LimitOptions {
         throw usage;
       }
       throw new UsageException("the " + what + "'s engine " + engine.url() + " does not answer: "
-          + DockerRuntime.rootMessage(e));
+          + Runtimes.rootMessage(e));
     }
   }
 
@@ -151,15 +151,15 @@ public final class LimitOptions {
         throw new UsageException("--server-host runs the servers on a Docker engine: --runtime " + runtime
             + " cannot be used with it (use docker or auto)");
       }
-      return new DockerRuntime(logDir, remote.get());
+      return Runtimes.onEngine(logDir, remote.get());
     }
     return runtime(runtime, logDir);
   }
 
   static ServerRuntime runtime(String name, Path logDir) {
-    return switch (resolve(name, DockerRuntime::engineReachable)) {
-      case "native" -> new NativeRuntime(logDir);
-      case "docker" -> new DockerRuntime(logDir);
+    return switch (resolve(name, Runtimes::dockerUsable)) {
+      case "native" -> Runtimes.of(RuntimeKind.NATIVE, logDir);
+      case "docker" -> Runtimes.of(RuntimeKind.DOCKER, logDir);
       default -> throw new UsageException("unknown runtime \"" + name + "\"; available: auto, native, docker");
     };
   }

@@ -7,7 +7,7 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.load.LoadException;
 import dev.fairbench.orchestrator.load.WrkLoadGenerator;
 import dev.fairbench.orchestrator.pipeline.Pilot;

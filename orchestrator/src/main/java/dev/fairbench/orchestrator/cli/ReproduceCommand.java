@@ -6,7 +6,7 @@ import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.config.RateSpec;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.pipeline.RunSession;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;

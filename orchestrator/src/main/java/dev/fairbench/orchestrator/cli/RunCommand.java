@@ -6,7 +6,7 @@ import dev.fairbench.orchestrator.config.RateSpec;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.pipeline.Resumption;
 import dev.fairbench.orchestrator.load.LocalLoadClient;

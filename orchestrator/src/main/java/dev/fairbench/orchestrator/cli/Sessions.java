@@ -3,7 +3,7 @@ package dev.fairbench.orchestrator.cli;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.config.RunConfig;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.runtime.EnvironmentProbe;

@@ -8,7 +8,8 @@ import dev.fairbench.orchestrator.discovery.EntryVariant.TestSpec;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.Commands;
-import dev.fairbench.orchestrator.runtime.NativeRuntime;
+import dev.fairbench.orchestrator.runtime.EntryBuilder;
+import dev.fairbench.orchestrator.runtime.Runtimes;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -80,7 +81,7 @@ public final class TestEntriesCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UsageException("cannot create the log folder " + dir + ": " + e.getMessage());
     }
-    NativeRuntime runtime = new NativeRuntime(dir);
+    EntryBuilder runtime = Runtimes.nativeBuilder(dir);
     PrintWriter out = spec.commandLine().getOut();
     int width = selections.stream().mapToInt(s -> s.id().length()).max().orElse(10);
     Map<List<Object>, String> alreadyRun = new HashMap<>();
@@ -123,7 +124,7 @@ public final class TestEntriesCommand implements Callable<Integer> {
 
   private record Result(Outcome outcome, String detail) {}
 
-  private Result test(NativeRuntime runtime, EntryVariant variant, Path logDir) throws InterruptedException {
+  private Result test(EntryBuilder runtime, EntryVariant variant, Path logDir) throws InterruptedException {
     if (variant.test().isEmpty()) {
       return new Result(Outcome.NONE, "no [test] table in " + variant.file().getFileName());
     }

@@ -1,7 +1,7 @@
 package dev.fairbench.orchestrator.config;
 
 import dev.fairbench.orchestrator.core.CellKind;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.load;
 
+import dev.fairbench.orchestrator.core.Endpoint;
 import java.net.URI;
 import java.time.Duration;
 

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.load;
 
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.config.CpuSet;
 import java.math.BigDecimal;
 import java.net.URI;

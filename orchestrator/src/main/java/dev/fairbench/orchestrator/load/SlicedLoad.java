@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.load;
 
+import dev.fairbench.orchestrator.core.Endpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

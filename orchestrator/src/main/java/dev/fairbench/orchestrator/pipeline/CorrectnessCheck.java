@@ -2,7 +2,7 @@ package dev.fairbench.orchestrator.pipeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

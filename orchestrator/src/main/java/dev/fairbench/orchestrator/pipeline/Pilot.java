@@ -3,7 +3,7 @@ package dev.fairbench.orchestrator.pipeline;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.events.RunListener;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.load.LoadException;
 import dev.fairbench.orchestrator.load.LoadGenerator;
 import dev.fairbench.orchestrator.load.LoadSpec;

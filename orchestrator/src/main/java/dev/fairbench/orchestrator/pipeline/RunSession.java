@@ -7,7 +7,7 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.events.RunListener;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.load.LoadException;
 import dev.fairbench.orchestrator.load.LocalLoadClient;

@@ -2,13 +2,12 @@ package dev.fairbench.orchestrator.pipeline;
 
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import dev.fairbench.orchestrator.results.MemoryFigures;
 import dev.fairbench.orchestrator.results.SizeFigures;
 import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.results.StartupFigures.StartTime;
 import dev.fairbench.orchestrator.runtime.BuildOutput;
-import dev.fairbench.orchestrator.runtime.DockerRuntime;
 import dev.fairbench.orchestrator.runtime.ImageSize;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
@@ -132,8 +131,9 @@ public final class StartupMeasurement {
 
   /** The image (Docker) or the build output (natively) of a built variant. */
   public static SizeFigures sizeOf(ServerRuntime runtime, EntryVariant variant) {
-    if (runtime instanceof DockerRuntime docker) {
-      ImageSize image = docker.imageSize(variant);
+    java.util.Optional<ImageSize> imageSize = runtime.imageSize(variant);
+    if (imageSize.isPresent()) {
+      ImageSize image = imageSize.get();
       return new SizeFigures(image.bytes(), image.baseImage(), image.layersAboveBase(), image.bytesAboveBase(), -1,
           Map.of(), "docker image inspect .Size (uncompressed); base: the local image sharing the longest layer prefix",
           image.note());

@@ -1,7 +1,7 @@
 package dev.fairbench.orchestrator.pipeline;
 
 import dev.fairbench.orchestrator.config.RunConfig;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import java.util.List;
 import java.util.Locale;
 

@@ -3,7 +3,7 @@ package dev.fairbench.orchestrator.results;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fairbench.orchestrator.core.Role;
 import dev.fairbench.orchestrator.core.RuntimeKind;
-import dev.fairbench.orchestrator.runtime.OpenFileLimit;
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import java.util.List;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.BuildImageResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
@@ -617,7 +618,12 @@ public final class DockerRuntime implements ServerRuntime {
    * The size of the variant's image (built by {@link #start}) and of its layers above the base it
    * was built on: the engine's inspect of every local image not made by fairbench is compared.
    */
-  public ImageSize imageSize(EntryVariant variant) {
+  @Override
+  public Optional<ImageSize> imageSize(EntryVariant variant) {
+    return Optional.of(imageOf(variant));
+  }
+
+  private ImageSize imageOf(EntryVariant variant) {
     String image = imageName(variant);
     try {
       DockerClient client = DockerClientFactory.instance().client();

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.DockerException;
@@ -158,7 +159,7 @@ public final class DockerServer implements RunningServer {
     DockerRuntime.LimitsReadBack readBack = DockerRuntime.LimitsReadBack.of(inspect);
     Long initPid = inspect.getState() == null ? null : inspect.getState().getPidLong();
     openFiles = !remote() && initPid != null && initPid > 0
-        ? OpenFileLimit.ofProcess(initPid).map(l -> new OpenFileLimit(l.soft(), l.hard(), "/proc/1/limits of the container"))
+        ? OpenFiles.ofProcess(initPid).map(l -> new OpenFileLimit(l.soft(), l.hard(), "/proc/1/limits of the container"))
             .orElse(readBack.openFiles())
         : readBack.openFiles();
     limitsReadBack = "cpuset " + readBack.cpusetCpus() + ", memory " + readBack.memoryBytes() + " B, memory+swap "

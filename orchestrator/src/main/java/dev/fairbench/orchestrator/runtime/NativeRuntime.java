@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.core.RuntimeKind;
@@ -26,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Builds entries with their manifest's steps and runs them as local processes, confined by a
  * cgroup (or taskset), with HOST=127.0.0.1, PORT and WORKERS set.
  */
-public final class NativeRuntime implements ServerRuntime {
+public final class NativeRuntime implements ServerRuntime, EntryBuilder {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
   private static final int TAIL_LINES = 20;
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -126,7 +127,7 @@ public final class NativeRuntime implements ServerRuntime {
     env.put("WORKERS", Integer.toString(limits.workers()));
     List<String> command = variant.startCommand("127.0.0.1", port, limits.workers());
     // The same open-file limit as in Docker (--ulimit nofile): set here, read back from /proc/PID/limits.
-    ProcessBuilder builder = new ProcessBuilder(group.wrap(OpenFileLimit.wrap(Defaults.OPEN_FILES, command)))
+    ProcessBuilder builder = new ProcessBuilder(group.wrap(OpenFiles.wrap(Defaults.OPEN_FILES, command)))
         .directory(variant.dir().toFile())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
@@ -226,7 +227,7 @@ public final class NativeRuntime implements ServerRuntime {
       }
       int code = process.exitValue();
       return Optional.of(code == 125 && !server.limitsMode().equals("taskset") ? "could not join its cgroup (exit 125)"
-          : code == OpenFileLimit.EXIT_CODE ? "could not be given the open-file limit " + Defaults.OPEN_FILES
+          : code == OpenFiles.EXIT_CODE ? "could not be given the open-file limit " + Defaults.OPEN_FILES
               + " (exit " + code + "; `ulimit -n " + Defaults.OPEN_FILES + "` failed: the orchestrator's own hard limit "
               + "is lower, see `ulimit -Hn`)"
           : "exited with code " + code);

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.core.WorkerObservation;
@@ -87,7 +88,7 @@ final class NativeServer implements RunningServer {
   /** From /proc/PID/limits of the server's first process (its workers inherit it). */
   @Override
   public Optional<OpenFileLimit> openFiles() {
-    return OpenFileLimit.ofProcess(process.pid());
+    return OpenFiles.ofProcess(process.pid());
   }
 
   @Override

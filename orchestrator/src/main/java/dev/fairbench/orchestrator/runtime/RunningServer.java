@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.net.URI;
 import java.nio.file.Path;

@@ -15,6 +15,42 @@ public final class Runtimes {
   }
 
   /**
+   * A runtime of {@code kind} for servers on this machine, as {@code --runtime} names it: made at once,
+   * its engine (for Docker) is checked by the run's preflight.
+   *
+   * @param logDir where its build and server logs go
+   */
+  public static ServerRuntime of(RuntimeKind kind, Path logDir) {
+    return switch (kind) {
+      case NATIVE -> new NativeRuntime(logDir);
+      case DOCKER -> new DockerRuntime(logDir);
+    };
+  }
+
+  /** Servers on another machine's Docker engine ({@code --server-host}). */
+  public static ServerRuntime onEngine(Path logDir, DockerEngine engine) {
+    return new DockerRuntime(logDir, engine);
+  }
+
+  /** Builds and checks entries natively without starting them: `fairbench test-entries`. */
+  public static EntryBuilder nativeBuilder(Path logDir) {
+    return new NativeRuntime(logDir);
+  }
+
+  /**
+   * Removes the containers of orchestrators that are gone, unpausing first, and says what it did, one
+   * line each ({@code fairbench cleanup}). The caller has checked {@link #dockerUsable()}.
+   */
+  public static List<String> removeDockerContainersOfDeadRuns() {
+    return DockerRuntime.removeContainersOfDeadRuns(true);
+  }
+
+  /** An exception's message with its root cause's, for one-line errors from the Docker client. */
+  public static String rootMessage(Throwable e) {
+    return DockerRuntime.rootMessage(e);
+  }
+
+  /**
    * A runtime of {@code kind} for servers on this machine: a second runtime of a run, for the
    * servers its selectors put there (`go-gin@docker`).
    *

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.load;
 
+import dev.fairbench.orchestrator.core.Endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
-import dev.fairbench.orchestrator.load.Endpoint;
+import dev.fairbench.orchestrator.core.Endpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,32 +1,15 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/**
- * The open-file limit (RLIMIT_NOFILE) a server runs with, as read back after its start.
- *
- * @param soft   the soft limit; -1 for unlimited
- * @param hard   the hard limit; -1 for unlimited
- * @param source where it was read, e.g. "/proc/1234/limits", "docker inspect HostConfig.Ulimits"
- */
-public record OpenFileLimit(long soft, long hard, String source) {
-  /** "8192:8192" (soft:hard). */
-  public String describe() {
-    return text(soft) + ":" + text(hard);
-  }
-
-  /** Whether both limits are {@code n}. */
-  public boolean is(long n) {
-    return soft == n && hard == n;
-  }
-
-  private static String text(long value) {
-    return value < 0 ? "unlimited" : Long.toString(value);
-  }
+/** How a server gets its open-file limit natively, and how a limit is read back from /proc. */
+final class OpenFiles {
+  private OpenFiles() {}
 
   /** From the "Max open files" line of a /proc/PID/limits text; empty when it has none. */
   static Optional<OpenFileLimit> ofProcLimits(List<String> lines, String source) {

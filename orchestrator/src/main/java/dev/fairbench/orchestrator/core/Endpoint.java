@@ -1,4 +1,4 @@
-package dev.fairbench.orchestrator.load;
+package dev.fairbench.orchestrator.core;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;

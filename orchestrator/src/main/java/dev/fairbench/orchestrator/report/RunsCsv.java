@@ -15,7 +15,7 @@ public final class RunsCsv {
       "max_us", "mean_us", "server_cpu_s", "server_peak_rss_bytes", "client_cpu_s", "client_cpu_utilisation",
       "steal_s", "other_tasks_s", "pressure_s", "involuntary_switches", "major_faults", "disturbance_share",
       "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "cut_at_deadline", "success_rate",
-      "server_speed_before", "server_speed_after", "client_speed_before", "client_speed_after");
+      "server_speed_before", "server_speed_after", "client_speed_before", "client_speed_after", "runtime");
 
   private RunsCsv() {}
 
@@ -37,7 +37,8 @@ public final class RunsCsv {
               rate == null ? "" : rate.sent(), rate == null ? "" : rate.ok(), rate == null ? "" : rate.unsent(),
               rate == null ? "" : rate.cutAtDeadline(), rate == null ? "" : num(rate.successRate()),
               speed(d, RunRecord.Speed::serverBefore), speed(d, RunRecord.Speed::serverAfter),
-              speed(d, RunRecord.Speed::clientBefore), speed(d, RunRecord.Speed::clientAfter));
+              speed(d, RunRecord.Speed::clientBefore), speed(d, RunRecord.Speed::clientAfter),
+              entry.runtimeOr(document.environment()));
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }
       }

@@ -130,7 +130,7 @@ class MixedRuntimesIntegrationTest {
     assertThat(dir.resolve("run/conformance/tiny-python_stdlib@docker.json")).exists();
     assertThat(dir.resolve("run/logs/tiny-python_stdlib.server.log")).exists();
     assertThat(dir.resolve("run/logs/docker/tiny-python_stdlib.server.log")).exists();
-    assertThat(Files.readAllLines(dir.resolve("run/runs.csv"))).anyMatch(l -> l.startsWith(DOCKER_ID + ",entry,json,"));
+    assertThat(Files.readAllLines(dir.resolve("run/runs.csv"))).anyMatch(l -> l.startsWith(DOCKER_ID + ",entry,json,") && l.endsWith(",docker"));
   }
 
   @Test

@@ -318,7 +318,7 @@ public final class Pipeline {
     DisturbanceMeter meter = runtime.remote() ? null : new DisturbanceMeter(config.limits().serverCpus(), ClockTicks.perSecond());
     Optional<CpuProbe> probe = runtime.remote() ? Optional.empty() : CpuProbe.create(config.limits().serverCpus());
     speedProbe = runtime.remote() ? Optional.empty()
-        : SpeedProbe.create(config.limits().serverCpus(), config.limits().clientCpus());
+        : SpeedProbe.create(config.limits().serverCpus(), clientHere() ? config.limits().clientCpus() : null);
     if (runtime.remote()) {
       listener.note("note: the servers run on a remote engine: no disturbance evidence or CPU probe from this machine");
     } else if (probe.isEmpty()) {
@@ -539,6 +539,12 @@ public final class Pipeline {
     List<T> order = new ArrayList<>(cells);
     Collections.shuffle(order, new Random(seed + round));
     return order;
+  }
+
+  /** Whether wrk and oha run on this machine (not in a `--client-host` container on another one). */
+  private boolean clientHere() {
+    var topology = header.environment() == null ? null : header.environment().topology();
+    return topology == null || topology.clientHere();
   }
 
   /** The speed around each visit, where it can be read (not for servers on a remote engine). */

@@ -24,25 +24,29 @@ final class SpeedProbe implements AutoCloseable {
   }
 
   private final CpuProbe server;
-  private final CpuProbe client;
+  private final CpuProbe client; // null: the load client runs elsewhere
 
   private SpeedProbe(CpuProbe server, CpuProbe client) {
     this.server = server;
     this.client = client;
   }
 
-  /** Empty when the probe cannot run here (no taskset or sha256sum). */
+  /**
+   * Empty when the probe cannot run here (no taskset or sha256sum).
+   *
+   * @param clientCpus null when the load client runs on another machine: its side then reads -1
+   */
   static Optional<SpeedProbe> create(String serverCpus, String clientCpus) {
     Optional<CpuProbe> server = CpuProbe.create(serverCpus, MEGABYTES);
     if (server.isEmpty()) {
       return Optional.empty();
     }
-    Optional<CpuProbe> client = CpuProbe.create(clientCpus, MEGABYTES);
-    if (client.isEmpty()) {
+    Optional<CpuProbe> client = clientCpus == null ? Optional.empty() : CpuProbe.create(clientCpus, MEGABYTES);
+    if (clientCpus != null && client.isEmpty()) {
       server.get().close();
       return Optional.empty();
     }
-    return Optional.of(new SpeedProbe(server.get(), client.get()));
+    return Optional.of(new SpeedProbe(server.get(), client.orElse(null)));
   }
 
   /** Both probes at once: each one's MB/s from its start to its own exit. */
@@ -51,13 +55,15 @@ final class SpeedProbe implements AutoCloseable {
       long serverStarted = System.nanoTime();
       Process s = server.start();
       long clientStarted = System.nanoTime();
-      Process c = client.start();
+      Process c = client == null ? null : client.start();
       var serverEnd = s.onExit().thenApply(p -> System.nanoTime());
-      var clientEnd = c.onExit().thenApply(p -> System.nanoTime());
+      var clientEnd = c == null ? null : c.onExit().thenApply(p -> System.nanoTime());
       s.getInputStream().readAllBytes();
-      c.getInputStream().readAllBytes();
+      if (c != null) {
+        c.getInputStream().readAllBytes();
+      }
       return new Reading(speed(s, serverEnd, serverStarted, server.megabytes()),
-          speed(c, clientEnd, clientStarted, client.megabytes()));
+          c == null ? -1 : speed(c, clientEnd, clientStarted, client.megabytes()));
     } catch (IOException e) {
       return Reading.NONE;
     } catch (InterruptedException e) {
@@ -83,6 +89,8 @@ final class SpeedProbe implements AutoCloseable {
   @Override
   public void close() {
     server.close();
-    client.close();
+    if (client != null) {
+      client.close();
+    }
   }
 }

@@ -187,6 +187,11 @@ public record Environment(
           && h.roles().contains("servers"));
     }
 
+    /** Whether the load client ran on the orchestrator's host (not in a container on another machine). */
+    public boolean clientHere() {
+      return hosts.stream().anyMatch(h -> h.roles().startsWith("orchestrator") && h.roles().contains("load client"));
+    }
+
     /**
      * What must be equal for two runs to be compared as the same setup: the layout and each
      * host's role, CPU model, cores, kernel and cgroup version (not the measured link figures).

@@ -36,6 +36,16 @@ class TopologyTest {
     assertThat(fast.signature()).isEqualTo(slow.signature()).isNotEqualTo(bigger.signature());
   }
 
+  @Test
+  void theLoadClientIsHereUnlessItRanOnAnotherHost() {
+    var link = new Environment.NetworkPath("a", "127.0.0.1", "m", 2000, 8, 40, 2e9, 1);
+    Environment.Host all = new Environment.Host("orchestrator, load client, servers", "a", "CPU X", 2, "6.1", "none", "v1", "127.0.0.1");
+    Environment.Host orchestrator = new Environment.Host("orchestrator, servers", "a", "CPU X", 2, "6.1", "none", "v1", "127.0.0.1");
+    Environment.Host client = new Environment.Host("load client (container, CPUs 0)", "b", "CPU X", 2, "6.1", "docker 20", "v1", "");
+    assertThat(new Environment.Topology("one-host", java.util.List.of(all), link).clientHere()).isTrue();
+    assertThat(new Environment.Topology("two-hosts", java.util.List.of(orchestrator, client), link).clientHere()).isFalse();
+  }
+
   /** The native runtime's probe is a local perl process: one host, loopback measured. */
   @Test
   void onOneHostTheProbeMeasuresLoopback() {

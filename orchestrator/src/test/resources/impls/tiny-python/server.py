@@ -6,7 +6,8 @@ TINY_FAULT (with TINY_FAULT_AFTER, a count of GET /json requests) makes it fail 
 a benchmark, as the fault fixtures under ../../faults/ ask: "die" SIGKILLs the process, "grow"
 keeps 1 MiB more per request until the memory limit's OOM killer ends it, "hang" SIGSTOPs it.
 "leak" keeps TINY_LEAK_BYTES (default 16 KiB) more per request and goes on answering: a slow leak, as
-a soak must flag.
+a soak must flag. "erratic" spends a millisecond of CPU on every GET /json during every other second
+of the wall clock: its speed from one visit to the next is as unsteady as a run can be.
 """
 
 import json
@@ -14,6 +15,7 @@ import math
 import os
 import signal
 import sys
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -39,6 +41,10 @@ def maybe_fail():
         kept.append(b"\xff" * LEAK_BYTES)  # written, so resident: no zero page stands in for it
     elif FAULT == "hang":
         os.kill(os.getpid(), signal.SIGSTOP)
+    elif FAULT == "erratic" and int(time.time()) % 2 == 0:
+        end = time.perf_counter() + 0.001
+        while time.perf_counter() < end:
+            pass
 
 
 class BadRequest(Exception):

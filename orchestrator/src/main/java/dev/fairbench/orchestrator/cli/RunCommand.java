@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
           + "client's ceiling and the floor every cell is shown against), is warmed up, and measured in --rounds "
           + "rounds: each round visits every cell once in a fresh order shuffled from --seed (recorded): thaw, "
           + "re-warm, one measured run, freeze. A visit that other work on the server's CPUs disturbed (steal, other "
-          + "tasks) is repeated once later in its round; both are recorded.",
+          + "tasks) is repeated once later in its round; both are recorded. Then up to --extra-rounds more rounds "
+          + "visit the cells whose interval is still wider than ±5%%.",
       "",
       "Per cell: median with a distribution-free 95%% confidence interval, CPU-µs per request with its interval, "
           + "ratios to the calibration, flags; trustworthy when the interval is within ±5%% (docs/REPORTS.md). "
@@ -87,6 +88,14 @@ public class RunCommand implements Callable<Integer> {
       description = "Rounds; each visits every cell once (default: 9 — from 9 runs the 95%% interval of the median "
           + "survives one outlier on each side; at least 6 for an interval at all).")
   Integer rounds;
+
+  @Option(names = "--extra-rounds", paramLabel = "N",
+      description = "After the rounds, up to N more, each visiting only the cells whose 95%% interval is still "
+          + "wider than ±5%% (with the calibration's cells and, in a small round, trusted ones beside them, so the "
+          + "round's effect is not one cell's); they stop when no cell is that wide or when the extra visits would "
+          + "pass a third of the rounds'. Whether to go on depends on an interval's width only, never on its "
+          + "median (default: 6; 0 for none).")
+  Integer extraRounds;
 
   @Option(names = "--seed", paramLabel = "N",
       description = "Seed of the rounds' shuffled orders (default: drawn and recorded; give it to reproduce an order).")
@@ -221,6 +230,7 @@ public class RunCommand implements Callable<Integer> {
           warmup == null ? profile.warmup() : warmup,
           rewarm == null ? profile.rewarm() : rewarm,
           rounds == null ? profile.rounds() : rounds,
+          extraRounds == null ? profile.extraRounds() : extraRounds,
           seed == null ? new java.security.SecureRandom().nextLong() >>> 16 : seed,
           rates.stream().map(RateSpec::parse).toList(),
           connections == null ? profile.connections() : connections,

@@ -13,6 +13,8 @@ import java.util.List;
  * @param warmup         load on every cell before round 1 (also what a share-of-max rate is measured from)
  * @param rewarm         load after each thaw, before the measured run
  * @param rounds         each round visits every cell once, in a fresh shuffled order
+ * @param extraRounds    after the rounds, at most this many more, each visiting only the cells whose 95% interval
+ *                       is still wider than the trust threshold (and anchors for the round's effect); 0 for none
  * @param seed           round r is shuffled with java.util.Random(seed + r)
  * @param rates          for rate cells
  * @param calibration    measure the calibration server (nginx) in every round
@@ -34,6 +36,7 @@ public record RunConfig(
     Duration warmup,
     Duration rewarm,
     int rounds,
+    int extraRounds,
     long seed,
     List<RateSpec> rates,
     int connections,
@@ -49,6 +52,9 @@ public record RunConfig(
     List<Endpoint> ladderEndpoints,
     int startups,
     boolean onlyStartup) {
+  /** More extra rounds than this would let a run grow without a bound a reader expects. */
+  public static final int MAX_EXTRA_ROUNDS = 30;
+
   public RunConfig {
     endpoints = List.copyOf(endpoints);
     ladderEndpoints = List.copyOf(ladderEndpoints);
@@ -70,6 +76,9 @@ public record RunConfig(
       }
       if (rounds < 1) {
         throw new IllegalArgumentException("--rounds must be at least 1, got " + rounds);
+      }
+      if (extraRounds < 0 || extraRounds > MAX_EXTRA_ROUNDS) {
+        throw new IllegalArgumentException("--extra-rounds must be from 0 to " + MAX_EXTRA_ROUNDS + ", got " + extraRounds);
       }
       if (threads < 1 || connections < threads) {
         throw new IllegalArgumentException("--connections (" + connections + ") must be at least --threads ("
@@ -114,7 +123,7 @@ public record RunConfig(
 
   /** Conformance only: nothing is measured. */
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout) {
-    return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0,
+    return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, 0,
         List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false);
   }
 }

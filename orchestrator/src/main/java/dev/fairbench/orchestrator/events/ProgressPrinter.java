@@ -58,7 +58,14 @@ public class ProgressPrinter implements RunListener {
 
   @Override
   public void roundStarted(int round, int rounds, int visits, String probe) {
-    say("[round %d/%d] %d visits in a shuffled order%s", round, rounds, visits, probe.isEmpty() ? "" : "; " + probe);
+    say("[round %d%s] %d visits in a shuffled order%s", round, round <= rounds ? "/" + rounds : "", visits,
+        probe.isEmpty() ? "" : "; " + probe);
+  }
+
+  @Override
+  public void extraRoundStarted(int extra, int extraRounds, int wide, int visits) {
+    say("[extra round %d/%d] %d cell%s still wider than the interval threshold, %d visits with the anchors", extra,
+        extraRounds, wide, wide == 1 ? "" : "s", visits);
   }
 
   @Override

@@ -26,6 +26,9 @@ public interface RunListener {
 
   default void roundStarted(int round, int rounds, int visits, String probe) {}
 
+  /** Extra round {@code extra} of at most {@code extraRounds}, for {@code wide} cells still too wide. */
+  default void extraRoundStarted(int extra, int extraRounds, int wide, int visits) {}
+
   /** One measured visit; {@code requeued} when it was disturbed and will be repeated later in the round. */
   default void visitFinished(int round, int visit, int visits, String id, String cell, RunRecord run, boolean requeued) {}
 

@@ -327,8 +327,9 @@ public final class Pipeline {
     try {
       warmUp(live);
       for (int round = resumption == null ? 1 : resumption.fromRound(); round <= config.rounds(); round++) {
-        runRound(round, meter, probe);
+        runRound(round, cells, meter, probe);
       }
+      runExtraRounds(meter, probe);
     } finally {
       probe.ifPresent(CpuProbe::close);
       speedProbe.ifPresent(SpeedProbe::close);
@@ -482,10 +483,55 @@ public final class Pipeline {
     }
   }
 
-  private void runRound(int round, DisturbanceMeter meter, Optional<CpuProbe> probe) throws InterruptedException {
+  /**
+   * After the rounds, up to --extra-rounds more, each over the cells whose interval is still wider than
+   * the trust threshold (and anchors, {@link ExtraRounds}), until none is, or the extra visits would
+   * pass a third of the rounds'.
+   */
+  private void runExtraRounds(DisturbanceMeter meter, Optional<CpuProbe> probe) throws InterruptedException {
+    if (config.extraRounds() == 0) {
+      return;
+    }
+    int budget = ExtraRounds.visitBudget(config.rounds(), (int) cells.stream().filter(c -> !c.failed()).count());
+    int spent = 0;
+    for (int extra = 1; extra <= config.extraRounds(); extra++) {
+      ExtraRounds.Choice choice = ExtraRounds.choose(Derivation.derive(document(), config));
+      if (choice.wide().isEmpty()) {
+        listener.note(extra == 1 ? "no cell that more runs could help has an interval wider than the threshold after "
+            + config.rounds() + " rounds: no extra round"
+            : "after " + (extra - 1) + " extra round" + (extra == 2 ? "" : "s") + " no such cell is wider than it");
+        return;
+      }
+      if (!ExtraRounds.enough(choice)) {
+        listener.note(String.format(java.util.Locale.ROOT, "no extra round for the %d cells still wider than the "
+            + "threshold: the run has %d cells to visit beside them, too few for a round's effect to be the machine's",
+            choice.wide().size(), choice.anchors().size()));
+        return;
+      }
+      if (spent + choice.visits() > budget) {
+        listener.note(String.format(java.util.Locale.ROOT,
+            "extra rounds stop after %d: %d cells are still wider than the threshold, and another round's %d visits "
+                + "would pass the extra visits' budget (%d, a third of the rounds')", extra - 1, choice.wide().size(),
+            choice.visits(), budget));
+        return;
+      }
+      Set<ExtraRounds.Key> chosen = new java.util.HashSet<>(choice.all());
+      List<Cell> subset = cells.stream().filter(c -> !c.failed() && chosen.contains(c.key())).toList();
+      listener.extraRoundStarted(extra, config.extraRounds(), choice.wide().size(), subset.size());
+      runRound(config.rounds() + extra, subset, meter, probe);
+      spent += subset.size();
+    }
+    ExtraRounds.Choice left = ExtraRounds.choose(Derivation.derive(document(), config));
+    listener.note(left.wide().isEmpty() ? "after " + config.extraRounds() + " extra rounds no such cell is wider than it"
+        : "after " + config.extraRounds() + " extra rounds (--extra-rounds) " + left.wide().size()
+            + " cells are still wider than the threshold");
+  }
+
+  private void runRound(int round, List<Cell> visited, DisturbanceMeter meter, Optional<CpuProbe> probe)
+      throws InterruptedException {
     roundStart(round);
     Optional<Probe> probed = probe.flatMap(CpuProbe::run);
-    List<Cell> order = shuffledOrder(cells, config.seed(), round).stream().filter(c -> !c.failed()).toList();
+    List<Cell> order = shuffledOrder(visited, config.seed(), round).stream().filter(c -> !c.failed()).toList();
     List<Cell> queue = new ArrayList<>(order);
     List<String> visitedNames = new ArrayList<>();
     listener.roundStarted(round, config.rounds(), queue.size(),
@@ -917,6 +963,10 @@ public final class Pipeline {
       this.endpoint = endpoint;
       this.rate = rate;
       this.kind = kind;
+    }
+
+    ExtraRounds.Key key() {
+      return new ExtraRounds.Key(slot.id(), endpoint.wireName(), kind, rate == null ? "" : rate.wireName());
     }
 
     String name() {

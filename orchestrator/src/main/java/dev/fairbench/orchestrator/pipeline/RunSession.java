@@ -350,7 +350,7 @@ public final class RunSession {
       ResultsDocument header;
       if (resume == null) {
         header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION, environment,
-            new ResultsDocument.Method(config.kind(), config.rounds(), config.seed(), config.rewarm().toMillis() / 1e3,
+            new ResultsDocument.Method(config.kind(), config.rounds(), config.extraRounds(), config.seed(), config.rewarm().toMillis() / 1e3,
                 config.rates().stream().map(r -> r.wireName()).toList(), config.disturbanceThreshold(), config.pipeline(),
                 config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
             List.of(), null, List.of(), List.of(),

@@ -20,9 +20,10 @@ import java.util.Locale;
  * @param entryCells       throughput or rate cells of entries and baselines
  * @param calibrationCells the calibration server's cells
  * @param ladderCells      ladder cells (added after the warm-up, not warmed up themselves)
+ * @param extraVisits      the most visits the extra rounds may make (they stop sooner when no cell is too wide)
  */
 public record VisitBudget(int servers, int entryCells, int calibrationCells, int ladderCells, int rounds,
-    double prepareSeconds, double warmupSeconds, double roundsSeconds) {
+    double prepareSeconds, double warmupSeconds, double roundsSeconds, int extraVisits, double extraSeconds) {
   /** Seconds to prepare one selection with warm build caches, measured in the reference run. */
   static final double PREPARE_SECONDS = 7.5;
   /** Seconds a warm-up or a visit costs beyond its load, measured in the reference run. */
@@ -64,8 +65,10 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
         : (entryCells + calibrationCells) * (config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS);
     double visitSeconds = (config.rewarm().toMillis() + config.duration().toMillis()) / 1e3 + OVERHEAD_SECONDS;
     int cells = entryCells + calibrationCells + ladderCells;
+    int extraVisits = config.extraRounds() == 0 ? 0
+        : Math.min(ExtraRounds.visitBudget(config.rounds(), cells), config.extraRounds() * cells);
     return new VisitBudget(servers.size(), entryCells, calibrationCells, ladderCells, config.rounds(), prepareSeconds,
-        warmupSeconds, (double) cells * config.rounds() * visitSeconds);
+        warmupSeconds, (double) cells * config.rounds() * visitSeconds, extraVisits, extraVisits * visitSeconds);
   }
 
   public int cells() {
@@ -77,6 +80,7 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     return cells() * rounds;
   }
 
+  /** Without the extra rounds, which only a run too wide after its rounds makes. */
   public double totalSeconds() {
     return prepareSeconds + warmupSeconds + roundsSeconds;
   }
@@ -99,8 +103,10 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
       times.append("prepare ").append(minutes(prepareSeconds)).append(", ");
     }
     times.append("warm-up ").append(minutes(warmupSeconds)).append(", rounds ").append(minutes(roundsSeconds));
+    String extra = extraVisits == 0 ? "" : String.format(Locale.ROOT,
+        ", and up to %d visits (%s) of extra rounds for the cells still too wide", extraVisits, minutes(extraSeconds));
     return String.format(Locale.ROOT, "%d cells (%s) × %d rounds = %d visits, plus one repeat of each visit found "
-        + "disturbed; about %.0f min (%s)", cells(), parts, rounds, visits(), totalSeconds() / 60, times);
+        + "disturbed; about %.0f min (%s)%s", cells(), parts, rounds, visits(), totalSeconds() / 60, times, extra);
   }
 
   private static String minutes(double seconds) {

@@ -226,7 +226,8 @@ public final class Quality {
     return doubts;
   }
 
-  private static double halfWidth(CellResult cell) {
+  /** The headline figure's 95% interval, its wider side as a share of the figure; NaN without one. */
+  public static double halfWidth(CellResult cell) {
     boolean clientBound = cell.flags().contains(Flag.CLIENT_BOUND);
     Interval interval = headlineInterval(cell, clientBound);
     return interval == null ? Double.NaN : interval.halfWidthShareOf(headlineValue(cell, clientBound));

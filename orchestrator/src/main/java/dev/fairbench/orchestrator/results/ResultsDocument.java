@@ -76,6 +76,7 @@ public record ResultsDocument(
   public record Method(
       CellKind kind,
       int rounds,
+      int extraRounds,
       long seed,
       double rewarmSeconds,
       List<String> rates,

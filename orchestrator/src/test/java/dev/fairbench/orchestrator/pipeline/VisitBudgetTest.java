@@ -16,7 +16,7 @@ class VisitBudgetTest {
   /** The reference run's defaults: 9 rounds of 1 s runs after a 500 ms re-warm, a 2 s warm-up, the ladder on json at 50%. */
   private static RunConfig defaults() {
     return new RunConfig(true, CellKind.THROUGHPUT, List.of(Endpoint.values()), Duration.ofSeconds(1),
-        Duration.ofSeconds(2), Duration.ofMillis(500), 9, 42, List.of(), 64, 1, Duration.ofSeconds(2),
+        Duration.ofSeconds(2), Duration.ofMillis(500), 9, 0, 42, List.of(), 64, 1, Duration.ofSeconds(2),
         new Limits("1", "0", 512L << 20, 1), true, 0.05, 1, true, List.of(), 0.5, List.of(Endpoint.JSON), 5, false);
   }
 

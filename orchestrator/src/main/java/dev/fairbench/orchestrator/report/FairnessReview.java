@@ -16,10 +16,11 @@ import java.util.Map;
  * Per entry, everything a fairness reviewer needs beside the numbers: limits applied and observed,
  * versions, production-mode facts, departures from idiom, conformance WARNs and run-quality doubts.
  *
+ * @param extraRounds  the extra rounds after the rounds; null where the run made none
  * @param machineSpeed the machine's speed around the visits; null where none was read
  */
-public record FairnessReview(Environment environment, ResultsDocument.Method method, List<String> breaks,
-    List<EntryReview> entries, MachineSpeed machineSpeed) {
+public record FairnessReview(Environment environment, ResultsDocument.Method method, ExtraRoundsDone extraRounds,
+    List<String> breaks, List<EntryReview> entries, MachineSpeed machineSpeed) {
 
   public record EntryReview(
       String id,
@@ -110,7 +111,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
           runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), entry.runtimeOr(env)));
     }
-    return new FairnessReview(env, results.method(), results.breaks(), reviews, MachineSpeed.of(results).orElse(null));
+    return new FairnessReview(env, results.method(), ExtraRoundsDone.of(results).orElse(null), results.breaks(), reviews, MachineSpeed.of(results).orElse(null));
   }
 
   /** The limits as read back, with the open-file limit (natively /proc/PID/limits, in Docker the container's). */
@@ -195,6 +196,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       md.append("Method: every entry and the calibration server kept running, frozen between visits, visited in ")
           .append(method.rounds()).append(" rounds in shuffled orders (seed ").append(method.seed())
           .append("), so drift and neighbours hit every entry alike.");
+      if (extraRounds != null) {
+        md.append(' ').append(extraRounds.describe());
+      }
       if (machineSpeed != null) {
         md.append(' ').append(machineSpeed.describe());
       }

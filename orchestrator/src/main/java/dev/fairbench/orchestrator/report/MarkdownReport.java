@@ -132,11 +132,13 @@ public final class MarkdownReport {
           + "java.util.Random(seed + r). The round effect is the median polish of log req/s over every throughput cell "
           + "(0 = a typical round; −0.05 ≈ every cell 5% slower); the CPU probe is SHA-256 over 64 MiB on the server's "
           + "CPUs at the start of the round; the speed around visits is SHA-256 over 16 MiB on the server's and the client's "
-          + "CPUs before each thaw and after each freeze, MB/s, median (min–max) over the round.\n\n");
+          + "CPUs before each thaw and after each freeze, MB/s, median (min–max) over the round.");
+      ExtraRoundsDone.of(document).ifPresent(extra -> md.append(' ').append(extra.describe()));
+      md.append("\n\n");
       List<List<String>> rows = new ArrayList<>();
       for (RoundRecord round : document.rounds()) {
         long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
-        rows.add(List.of(Integer.toString(round.index()), round.started() == null ? "" : round.started().toString(),
+        rows.add(List.of(ExtraRoundsDone.label(document, round), round.started() == null ? "" : round.started().toString(),
             Integer.toString(round.order().size()), Long.toString(repeats),
             round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()),
             MachineSpeed.ofRound(document, round.index()).map(MachineSpeed::brief).orElse("—"),
@@ -181,10 +183,12 @@ public final class MarkdownReport {
     if (m == null) {
       return "Method: unknown.";
     }
-    return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d) of one %s run per cell after a %s "
+    return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d)%s of one %s run per cell after a %s "
             + "re-warm; idle servers frozen between visits; a visit with %.0f%% or more of the server CPUs' time taken "
             + "by others is repeated once. Load: %s, %d connections%s%s.",
-        document.methodVersion(), m.kind().wireName(), m.rounds(), m.seed(), seconds(env.load().durationSeconds()),
+        document.methodVersion(), m.kind().wireName(), m.rounds(), m.seed(),
+        m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra rounds for the cells still too wide",
+        seconds(env.load().durationSeconds()),
         seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100, env.loadGenerator(), env.load().connections(),
         m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request");
   }

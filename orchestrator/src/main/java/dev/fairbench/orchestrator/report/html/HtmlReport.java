@@ -5,6 +5,7 @@ import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.report.Quality;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.report.FairnessReview;
+import dev.fairbench.orchestrator.report.ExtraRoundsDone;
 import dev.fairbench.orchestrator.report.MachineSpeed;
 import dev.fairbench.orchestrator.report.Ladder;
 import dev.fairbench.orchestrator.results.CellResult;
@@ -398,14 +399,16 @@ public final class HtmlReport {
         .append("<th>CPU probe</th><th>speed around visits MB/s</th><th>round effect (log)</th></tr></thead><tbody>\n");
     for (var round : results.rounds()) {
       long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
-      h.append("<tr><td>").append(round.index()).append("</td><td>").append(round.order().size()).append("</td><td>")
+      h.append("<tr><td>").append(Html.esc(ExtraRoundsDone.label(results, round))).append("</td><td>").append(round.order().size()).append("</td><td>")
           .append(repeats).append("</td><td>")
           .append(round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()))
           .append("</td><td>").append(Html.esc(MachineSpeed.ofRound(results, round.index())
               .map(MachineSpeed::brief).orElse("—")))
           .append("</td><td>").append(String.format(Locale.ROOT, "%+.3f", round.factor())).append("</td></tr>\n");
     }
-    h.append("</tbody></table></section>\n");
+    h.append("</tbody></table>");
+    ExtraRoundsDone.of(results).ifPresent(extra -> h.append("<p>").append(Html.esc(extra.describe())).append("</p>"));
+    h.append("</section>\n");
   }
 
   private static void environment(StringBuilder h, Environment env, ResultsDocument results) {

@@ -24,7 +24,8 @@ import java.util.Set;
  * it holds at least {@link #MIN_VISITS}: a round's effect is the median over the cells it visited, so
  * a round of one or two cells would take each of them as the measure of the machine and pull it to its
  * own median, narrowing its interval by construction. The anchors are the trusted cells nearest the
- * threshold (they gain most from a run more); a run with too few cells for that has no extra round. Extra visits are capped at a third of the rounds'
+ * threshold (they gain most from a run more), and for a ladder cell its baseline's ladder cell, which its
+ * overhead is read against round by round; a run with too few cells for that has no extra round. Extra visits are capped at a third of the rounds'
  * visits, so a noisy day costs at most a third more time than the rounds themselves.
  */
 public final class ExtraRounds {
@@ -86,6 +87,12 @@ public final class ExtraRounds {
     if (wide.isEmpty()) {
       return new Choice(List.of(), List.of());
     }
+    // A ladder cell is read as its overhead over its baseline's in the same round: the floor comes along.
+    for (Key key : wide) {
+      if (key.kind() == CellKind.LADDER) {
+        floorOf(derived, key).filter(floor -> !wide.contains(floor)).ifPresent(anchors::add);
+      }
+    }
     trusted.sort(Comparator.comparingDouble(Candidate::halfWidth).reversed());
     for (Candidate c : trusted) {
       if (wide.size() + anchors.size() >= MIN_VISITS) {
@@ -99,6 +106,15 @@ public final class ExtraRounds {
   /** Whether the round would visit enough cells for its effect to be the machine's, not one cell's. */
   public static boolean enough(Choice choice) {
     return choice.visits() >= MIN_VISITS;
+  }
+
+  /** The ladder cell of the same endpoint of the baseline the key's server stands on. */
+  private static java.util.Optional<Key> floorOf(ResultsDocument derived, Key ladder) {
+    java.util.Optional<String> baseline = derived.entries().stream().filter(e -> e.id().equals(ladder.server()))
+        .map(EntryResult::standsOn).filter(b -> b != null && !b.isEmpty()).findFirst();
+    return baseline.flatMap(b -> derived.entries().stream().filter(e -> e.id().equals(b)).flatMap(e -> e.cells().stream()
+        .filter(c -> c.kind() == CellKind.LADDER && c.endpoint().equals(ladder.endpoint()))
+        .map(c -> Key.of(e, c))).findFirst());
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static dev.fairbench.orchestrator.report.ResultsFixtures.cell;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.derived;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.ladderCell;
+import static dev.fairbench.orchestrator.report.ResultsFixtures.ladderRun;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.document;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.runs;
@@ -74,6 +76,26 @@ class ExtraRoundsTest {
     // After nginx's two cells the first trusted cell taken is the one whose interval is widest.
     assertThat(anchors.get(2)).isEqualTo(key("b", "user"));
     assertThat(anchors).doesNotContain(key("b", "plaintext"));
+  }
+
+  private static CellResult ladder(double[] cpuMicros) {
+    return ladderCell("json", IntStream.range(0, cpuMicros.length).mapToObj(i -> ladderRun(i + 1, 5000, cpuMicros[i])).toList());
+  }
+
+  @Test
+  void aWideLadderCellBringsItsBaselinesLadderCellAlong() {
+    var doc = derived(document(9, List.of(
+        rung("base", Role.BASELINE, "", List.of(cell("json", runs(TIGHT)), ladder(TIGHT))),
+        rung("framework", Role.ENTRY, "base", List.of(cell("json", runs(TIGHT)), ladder(WIDE))),
+        // Trusted cells nearer the threshold than the floor: filling the round to six would take these first.
+        entry("other", cell("plaintext", runs(NEAR_THE_EDGE)), cell("user", runs(NEAR_THE_EDGE)),
+            cell("validate", runs(NEAR_THE_EDGE))),
+        nginx())));
+
+    ExtraRounds.Choice choice = ExtraRounds.choose(doc);
+
+    assertThat(choice.wide()).containsExactly(new ExtraRounds.Key("framework", "json", CellKind.LADDER, "50%"));
+    assertThat(choice.anchors()).contains(new ExtraRounds.Key("base", "json", CellKind.LADDER, "50%"));
   }
 
   @Test

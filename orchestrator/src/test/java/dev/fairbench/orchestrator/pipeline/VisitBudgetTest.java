@@ -68,6 +68,23 @@ class VisitBudgetTest {
   }
 
   @Test
+  void theBannerSaysTheMostTheExtraRoundsMayAdd() {
+    RunConfig d = defaults();
+    RunConfig withExtra = new RunConfig(true, d.kind(), d.endpoints(), d.duration(), d.warmup(), d.rewarm(), d.rounds(), 6,
+        d.seed(), d.rates(), d.connections(), d.threads(), d.requestTimeout(), d.limits(), d.calibration(),
+        d.disturbanceThreshold(), d.pipeline(), d.keepAlive(), d.acceptFail(), d.ladderShare(), d.ladderEndpoints(),
+        d.startups(), d.onlyStartup());
+
+    VisitBudget budget = VisitBudget.of(referenceServers(), 0, true, withExtra);
+
+    assertThat(budget.extraVisits()).isEqualTo(ExtraRounds.visitBudget(9, 81));
+    assertThat(budget.describe()).endsWith(String.format(java.util.Locale.ROOT,
+        ", and up to %d visits (%.1f min) of extra rounds for the cells still too wide", budget.extraVisits(),
+        budget.extraSeconds() / 60));
+    assertThat(VisitBudget.of(referenceServers(), 0, true, d).describe()).doesNotContain("extra");
+  }
+
+  @Test
   void aBaselineWithoutItsFrameworksInTheRunHasNoLadderCellsAndNoOhaMeansNone() {
     List<VisitBudget.Server> alone = List.of(new VisitBudget.Server("go-nethttp", true, "", false),
         new VisitBudget.Server("java-reference", false, "", false));

@@ -459,8 +459,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
 
   private static String methodShape(ResultsDocument d) {
     ResultsDocument.Method m = d.method();
-    return m == null ? "none" : String.format(Locale.ROOT, "%s, %d rounds, re-warm %.1f s, pipeline %d, keep-alive %s",
-        m.kind().wireName(), m.rounds(), m.rewarmSeconds(), m.pipeline(), m.keepAlive());
+    return m == null ? "none" : String.format(Locale.ROOT, "%s, %d rounds%s, re-warm %.1f s, pipeline %d, keep-alive %s",
+        m.kind().wireName(), m.rounds(), m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra",
+        m.rewarmSeconds(), m.pipeline(), m.keepAlive());
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

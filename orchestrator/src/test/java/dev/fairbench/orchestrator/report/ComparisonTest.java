@@ -121,6 +121,20 @@ class ComparisonTest {
     assertThat(c.rows()).allSatisfy(r -> assertThat(r.why()).contains("environments differ"));
   }
 
+  @Test
+  void aRunWithExtraRoundsAgainstOneWithoutIsAMethodDifference() {
+    ResultsDocument a = session(1, "", 1, 9);
+    ResultsDocument b = session(2, "", 1, 9);
+    var m = b.method();
+    ResultsDocument extra = new ResultsDocument(b.schemaVersion(), b.methodVersion(), b.environment(),
+        new ResultsDocument.Method(m.kind(), m.rounds(), 6, m.seed(), m.rewarmSeconds(), m.rates(),
+            m.disturbanceThreshold(), m.pipeline(), m.keepAlive(), m.ladderShare(), m.ladderEndpoints()),
+        b.rounds(), b.calibration(), b.breaks(), b.entries());
+
+    assertThat(Comparison.of(a, extra).environmentDifferences())
+        .anySatisfy(d -> assertThat(d).startsWith("method: throughput, 9 rounds, ").contains("→ throughput, 9 rounds and up to 6 extra"));
+  }
+
   /** A machine 30% slower in every respect: its entries and its nginx alike. */
   private static ResultsDocument machine(double speed, long seed, String slowed, double factor) {
     List<EntryResult> entries = new ArrayList<>(session(seed, slowed, factor, 9).entries().stream()

@@ -85,7 +85,7 @@ public final class ReproduceCommand implements Callable<Integer> {
     RunConfig config;
     try {
       config = new RunConfig(true, m.kind(), List.of(chosen), seconds(env.load().durationSeconds()),
-          seconds(env.load().warmupSeconds()), seconds(m.rewarmSeconds()), m.rounds(), m.extraRounds(), m.seed(),
+          seconds(env.load().warmupSeconds()), seconds(m.rewarmSeconds()), m.rounds(), m.extraRounds(), Duration.ZERO, m.seed(),
           m.rates().stream().map(RateSpec::parse).toList(), env.load().connections(), env.load().threads(),
           seconds(env.load().timeoutSeconds()),
           new Limits(env.limits().serverCpus(), env.limits().clientCpus(), env.limits().memoryBytes(),

@@ -97,6 +97,12 @@ public class RunCommand implements Callable<Integer> {
           + "median (default: 6; 0 for none).")
   Integer extraRounds;
 
+  @Option(names = "--time-limit", paramLabel = "TIME", converter = Converters.DurationConverter.class,
+      description = "No extra round is begun that would end the run past this long after it began, preparation "
+          + "included (each round's time estimated from this run's own visits); the rounds themselves always run "
+          + "(default: 30m; 0 for no limit).")
+  Duration timeLimit;
+
   @Option(names = "--seed", paramLabel = "N",
       description = "Seed of the rounds' shuffled orders (default: drawn and recorded; give it to reproduce an order).")
   Long seed;
@@ -231,6 +237,7 @@ public class RunCommand implements Callable<Integer> {
           rewarm == null ? profile.rewarm() : rewarm,
           rounds == null ? profile.rounds() : rounds,
           extraRounds == null ? profile.extraRounds() : extraRounds,
+          timeLimit == null ? Defaults.EXTRA_TIME_LIMIT : timeLimit,
           seed == null ? new java.security.SecureRandom().nextLong() >>> 16 : seed,
           rates.stream().map(RateSpec::parse).toList(),
           connections == null ? profile.connections() : connections,

@@ -49,6 +49,12 @@ public final class Defaults {
    */
   public static final int EXTRA_ROUNDS = 6;
 
+  /**
+   * No extra round is begun that would take the run past this, preparation included: the default run
+   * over every entry stays within the half hour the time budget promises (docs/ORCHESTRATOR.md).
+   */
+  public static final Duration EXTRA_TIME_LIMIT = Duration.ofMinutes(30);
+
   public static Profile forCores(int cores) {
     if (cores >= 4) {
       return new Profile("2-3", "0-1", 2, 128, 2, Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofMillis(500), 9, EXTRA_ROUNDS);

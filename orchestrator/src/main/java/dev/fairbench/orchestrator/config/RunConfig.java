@@ -15,6 +15,8 @@ import java.util.List;
  * @param rounds         each round visits every cell once, in a fresh shuffled order
  * @param extraRounds    after the rounds, at most this many more, each visiting only the cells whose 95% interval
  *                       is still wider than the trust threshold (and anchors for the round's effect); 0 for none
+ * @param extraTimeLimit no extra round is begun that would end past this long after the run began (its
+ *                       preparation included); zero for no limit. The rounds themselves always run
  * @param seed           round r is shuffled with java.util.Random(seed + r)
  * @param rates          for rate cells
  * @param calibration    measure the calibration server (nginx) in every round
@@ -37,6 +39,7 @@ public record RunConfig(
     Duration rewarm,
     int rounds,
     int extraRounds,
+    Duration extraTimeLimit,
     long seed,
     List<RateSpec> rates,
     int connections,
@@ -56,6 +59,7 @@ public record RunConfig(
   public static final int MAX_EXTRA_ROUNDS = 30;
 
   public RunConfig {
+    extraTimeLimit = extraTimeLimit == null ? Duration.ZERO : extraTimeLimit;
     endpoints = List.copyOf(endpoints);
     ladderEndpoints = List.copyOf(ladderEndpoints);
     rates = List.copyOf(rates);
@@ -76,6 +80,9 @@ public record RunConfig(
       }
       if (rounds < 1) {
         throw new IllegalArgumentException("--rounds must be at least 1, got " + rounds);
+      }
+      if (extraTimeLimit.isNegative()) {
+        throw new IllegalArgumentException("--time-limit must not be negative");
       }
       if (extraRounds < 0 || extraRounds > MAX_EXTRA_ROUNDS) {
         throw new IllegalArgumentException("--extra-rounds must be from 0 to " + MAX_EXTRA_ROUNDS + ", got " + extraRounds);
@@ -123,7 +130,7 @@ public record RunConfig(
 
   /** Conformance only: nothing is measured. */
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout) {
-    return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, 0,
+    return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, Duration.ZERO, 0,
         List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false);
   }
 }

@@ -59,6 +59,14 @@ public final class ExtraRounds {
     }
   }
 
+  /**
+   * Seconds after the run began at which a round of {@code visits} begun now would end, at this run's
+   * own cost of a visit so far.
+   */
+  public static double endsAtSeconds(java.time.Duration elapsed, double secondsPerVisit, int visits) {
+    return elapsed.toMillis() / 1e3 + visits * secondsPerVisit;
+  }
+
   /** Most extra visits a run of {@code cells} cells in {@code rounds} rounds makes. */
   public static int visitBudget(int rounds, int cells) {
     return (int) Math.floor(rounds * cells * BUDGET_SHARE);

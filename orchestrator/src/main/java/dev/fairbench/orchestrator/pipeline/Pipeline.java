@@ -78,6 +78,11 @@ public final class Pipeline {
   static final int REWARM_CONNECTIONS = 16;
 
   private final RunConfig config;
+  /** When this run (or this resumption of it) began: the extra rounds' time limit counts from here. */
+  private final Instant began = Instant.now();
+  /** Visits made by this process since its first round began, and when that was: the seconds a visit costs here. */
+  private int visitsMade;
+  private Instant firstVisitStarted;
   private final ServerRuntime runtime;
   private final LoadGenerator wrk;
   private final OhaLoadGenerator oha;
@@ -502,6 +507,19 @@ public final class Pipeline {
             : "after " + (extra - 1) + " extra round" + (extra == 2 ? "" : "s") + " no such cell is wider than it");
         return;
       }
+      if (config.extraTimeLimit().isPositive() && firstVisitStarted != null && visitsMade > 0) {
+        double perVisit = java.time.Duration.between(firstVisitStarted, Instant.now()).toMillis() / 1e3 / visitsMade;
+        double endsAt = ExtraRounds.endsAtSeconds(java.time.Duration.between(began, Instant.now()), perVisit, choice.visits());
+        if (endsAt > config.extraTimeLimit().toSeconds()) {
+          listener.note(String.format(java.util.Locale.ROOT,
+              "extra rounds stop after %d: %d cells are still wider than the threshold, and another round (%d visits, "
+                  + "about %.1f min at this run's %.2f s a visit) would end the run %.1f min after it began, past "
+                  + "--time-limit %s", extra - 1, choice.wide().size(), choice.visits(), choice.visits() * perVisit / 60,
+              perVisit, endsAt / 60, config.extraTimeLimit().toSeconds() % 60 == 0
+                  ? config.extraTimeLimit().toMinutes() + " min" : config.extraTimeLimit().toSeconds() + " s"));
+          return;
+        }
+      }
       if (!ExtraRounds.enough(choice)) {
         listener.note(String.format(java.util.Locale.ROOT, "no extra round for the %d cells still wider than the "
             + "threshold: the run has %d cells to visit beside them, too few for a round's effect to be the machine's",
@@ -543,6 +561,10 @@ public final class Pipeline {
         continue;
       }
       boolean repeat = repeated.contains(cell);
+      if (firstVisitStarted == null) {
+        firstVisitStarted = Instant.now();
+      }
+      visitsMade++;
       visitedNames.add(cell.slot.id() + " " + cell.name() + (repeat ? " (repeat)" : ""));
       Optional<RunRecord> run;
       try {

@@ -23,7 +23,8 @@ import java.util.Locale;
  * @param extraVisits      the most visits the extra rounds may make (they stop sooner when no cell is too wide)
  */
 public record VisitBudget(int servers, int entryCells, int calibrationCells, int ladderCells, int rounds,
-    double prepareSeconds, double warmupSeconds, double roundsSeconds, int extraVisits, double extraSeconds) {
+    double prepareSeconds, double warmupSeconds, double roundsSeconds, int extraVisits, double extraSeconds,
+    long extraTimeLimitMinutes) {
   /** Seconds to prepare one selection with warm build caches, measured in the reference run. */
   static final double PREPARE_SECONDS = 7.5;
   /** Seconds a warm-up or a visit costs beyond its load, measured in the reference run. */
@@ -68,7 +69,8 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     int extraVisits = config.extraRounds() == 0 ? 0
         : Math.min(ExtraRounds.visitBudget(config.rounds(), cells), config.extraRounds() * cells);
     return new VisitBudget(servers.size(), entryCells, calibrationCells, ladderCells, config.rounds(), prepareSeconds,
-        warmupSeconds, (double) cells * config.rounds() * visitSeconds, extraVisits, extraVisits * visitSeconds);
+        warmupSeconds, (double) cells * config.rounds() * visitSeconds, extraVisits, extraVisits * visitSeconds,
+        config.extraTimeLimit().toMinutes());
   }
 
   public int cells() {
@@ -104,7 +106,8 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     }
     times.append("warm-up ").append(minutes(warmupSeconds)).append(", rounds ").append(minutes(roundsSeconds));
     String extra = extraVisits == 0 ? "" : String.format(Locale.ROOT,
-        ", and up to %d visits (%s) of extra rounds for the cells still too wide", extraVisits, minutes(extraSeconds));
+        ", and up to %d visits (%s) of extra rounds for the cells still too wide%s", extraVisits, minutes(extraSeconds),
+        extraTimeLimitMinutes == 0 ? "" : ", none begun that would end the run past " + extraTimeLimitMinutes + " min");
     return String.format(Locale.ROOT, "%d cells (%s) × %d rounds = %d visits, plus one repeat of each visit found "
         + "disturbed; about %.0f min (%s)%s", cells(), parts, rounds, visits(), totalSeconds() / 60, times, extra);
   }

@@ -32,24 +32,39 @@ class ExtraRoundsIntegrationTest {
   static final int CELLS = 6;
   @TempDir static Path output;
   static String stderr;
+  static String stderrLimited;
   static ResultsDocument results;
+  static ResultsDocument limited;
   static Map<String, EntryResult> entries;
 
   @BeforeAll
   static void runTheErraticServerBesideASteadyOne() throws Exception {
+    stderr = run("run", "tiny-erratic", "plaintext,json,user", "0");
+    results = ResultsJson.read(output.resolve("run/results.json"));
+    entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
+    // The erratic server alone on json, with a time limit the rounds alone already pass.
+    stderrLimited = run("limited", "tiny-erratic:erratic", "json", "1s");
+    limited = ResultsJson.read(output.resolve("limited/results.json"));
+  }
+
+  private static String run(String folder, String selection, String endpoints, String timeLimit) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = FairbenchCommand.newCommandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     Path faults = TestEntries.impls().getParent().resolve("faults");
-    cli.execute("run", "--runtime", "native", "--impls", faults.toString(), "tiny-erratic", "--endpoints",
-        "plaintext,json,user", "--warmup", "0", "--rewarm", "0", "--rounds", Integer.toString(ROUNDS), "--extra-rounds", "3",
-        "--duration", "1s", "--no-calibration", "--ladder-share", "0", "--startups", "1", "--seed", "5",
-        "--output", output.resolve("run").toString());
-    stderr = err.toString();
-    results = ResultsJson.read(output.resolve("run/results.json"));
-    entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
+    cli.execute("run", "--runtime", "native", "--impls", faults.toString(), selection, "--endpoints",
+        endpoints, "--warmup", "0", "--rewarm", "0", "--rounds", Integer.toString(ROUNDS), "--extra-rounds", "3",
+        "--time-limit", timeLimit, "--duration", "1s", "--no-calibration", "--ladder-share", "0", "--startups", "1",
+        "--seed", "5", "--output", output.resolve(folder).toString());
+    return err.toString();
+  }
+
+  @Test
+  void noExtraRoundIsBegunThatWouldEndTheRunPastItsTimeLimit() {
+    assertThat(stderrLimited).as(stderrLimited).contains("past --time-limit").doesNotContain("[extra round");
+    assertThat(limited.rounds()).extracting(ResultsDocument.RoundRecord::index).containsExactly(1, 2, 3, 4, 5, 6);
   }
 
   private static CellResult json(String variant) {

@@ -16,7 +16,7 @@ class VisitBudgetTest {
   /** The reference run's defaults: 9 rounds of 1 s runs after a 500 ms re-warm, a 2 s warm-up, the ladder on json at 50%. */
   private static RunConfig defaults() {
     return new RunConfig(true, CellKind.THROUGHPUT, List.of(Endpoint.values()), Duration.ofSeconds(1),
-        Duration.ofSeconds(2), Duration.ofMillis(500), 9, 0, 42, List.of(), 64, 1, Duration.ofSeconds(2),
+        Duration.ofSeconds(2), Duration.ofMillis(500), 9, 0, Duration.ZERO, 42, List.of(), 64, 1, Duration.ofSeconds(2),
         new Limits("1", "0", 512L << 20, 1), true, 0.05, 1, true, List.of(), 0.5, List.of(Endpoint.JSON), 5, false);
   }
 
@@ -71,7 +71,7 @@ class VisitBudgetTest {
   void theBannerSaysTheMostTheExtraRoundsMayAdd() {
     RunConfig d = defaults();
     RunConfig withExtra = new RunConfig(true, d.kind(), d.endpoints(), d.duration(), d.warmup(), d.rewarm(), d.rounds(), 6,
-        d.seed(), d.rates(), d.connections(), d.threads(), d.requestTimeout(), d.limits(), d.calibration(),
+        Duration.ofMinutes(30), d.seed(), d.rates(), d.connections(), d.threads(), d.requestTimeout(), d.limits(), d.calibration(),
         d.disturbanceThreshold(), d.pipeline(), d.keepAlive(), d.acceptFail(), d.ladderShare(), d.ladderEndpoints(),
         d.startups(), d.onlyStartup());
 
@@ -79,7 +79,8 @@ class VisitBudgetTest {
 
     assertThat(budget.extraVisits()).isEqualTo(ExtraRounds.visitBudget(9, 81));
     assertThat(budget.describe()).endsWith(String.format(java.util.Locale.ROOT,
-        ", and up to %d visits (%.1f min) of extra rounds for the cells still too wide", budget.extraVisits(),
+        ", and up to %d visits (%.1f min) of extra rounds for the cells still too wide, none begun that would end "
+            + "the run past 30 min", budget.extraVisits(),
         budget.extraSeconds() / 60));
     assertThat(VisitBudget.of(referenceServers(), 0, true, d).describe()).doesNotContain("extra");
   }

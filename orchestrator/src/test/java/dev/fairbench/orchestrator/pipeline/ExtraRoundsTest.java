@@ -47,13 +47,18 @@ class ExtraRoundsTest {
     return cell(endpoint, IntStream.range(0, WIDE.length).mapToObj(i -> run(i + 1, WIDE[i], 0.5, 0.99, 1_000_000)).toList());
   }
 
-  @Test
-  void aCellWhoseIntervalIsWiderThanTheThresholdIsVisitedAgainWithTheCalibrationsCellsBesideIt() {
-    var doc = derived(document(9, List.of(
+  /** b's plaintext wide; every other cell trustworthy, b's user nearest the threshold; nginx's two cells. */
+  private static dev.fairbench.orchestrator.results.ResultsDocument oneWideCellAmongTrustedOnes() {
+    return derived(document(9, List.of(
         entry("a", cell("plaintext", runs(TIGHT)), cell("json", runs(TIGHT)), cell("user", runs(TIGHT)),
             cell("validate", runs(TIGHT))),
         entry("b", cell("plaintext", runs(WIDE)), cell("json", runs(TIGHT)), cell("user", runs(NEAR_THE_EDGE))),
         nginx())));
+  }
+
+  @Test
+  void aCellWhoseIntervalIsWiderThanTheThresholdIsVisitedAgainWithTheCalibrationsCellsBesideIt() {
+    var doc = oneWideCellAmongTrustedOnes();
 
     ExtraRounds.Choice choice = ExtraRounds.choose(doc);
 
@@ -65,11 +70,7 @@ class ExtraRoundsTest {
 
   @Test
   void theAnchorsBesideTheCalibrationAreTheTrustedCellsNearestTheThreshold() {
-    var doc = derived(document(9, List.of(
-        entry("a", cell("plaintext", runs(TIGHT)), cell("json", runs(TIGHT)), cell("user", runs(TIGHT)),
-            cell("validate", runs(TIGHT))),
-        entry("b", cell("plaintext", runs(WIDE)), cell("json", runs(TIGHT)), cell("user", runs(NEAR_THE_EDGE))),
-        nginx())));
+    var doc = oneWideCellAmongTrustedOnes();
 
     List<ExtraRounds.Key> anchors = ExtraRounds.choose(doc).anchors();
 

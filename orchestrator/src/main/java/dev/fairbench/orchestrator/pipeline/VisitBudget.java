@@ -66,7 +66,10 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
         : (entryCells + calibrationCells) * (config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS);
     double visitSeconds = (config.rewarm().toMillis() + config.duration().toMillis()) / 1e3 + OVERHEAD_SECONDS;
     int cells = entryCells + calibrationCells + ladderCells;
-    int extraVisits = config.extraRounds() == 0 ? 0
+    // Fewer rounds than an interval needs: no cell has one to narrow, so there are no extra rounds.
+    boolean intervals = config.rounds() >= dev.fairbench.orchestrator.stats.MedianInterval.minimumRuns(
+        dev.fairbench.orchestrator.report.Quality.THRESHOLDS.confidence());
+    int extraVisits = config.extraRounds() == 0 || !intervals ? 0
         : Math.min(ExtraRounds.visitBudget(config.rounds(), cells), config.extraRounds() * cells);
     return new VisitBudget(servers.size(), entryCells, calibrationCells, ladderCells, config.rounds(), prepareSeconds,
         warmupSeconds, (double) cells * config.rounds() * visitSeconds, extraVisits, extraVisits * visitSeconds,

@@ -83,6 +83,12 @@ class VisitBudgetTest {
             + "the run past 30 min", budget.extraVisits(),
         budget.extraSeconds() / 60));
     assertThat(VisitBudget.of(referenceServers(), 0, true, d).describe()).doesNotContain("extra");
+    RunConfig oneRound = new RunConfig(true, d.kind(), d.endpoints(), d.duration(), d.warmup(), d.rewarm(), 1, 6,
+        Duration.ofMinutes(30), d.seed(), d.rates(), d.connections(), d.threads(), d.requestTimeout(), d.limits(),
+        d.calibration(), d.disturbanceThreshold(), d.pipeline(), d.keepAlive(), d.acceptFail(), d.ladderShare(),
+        d.ladderEndpoints(), d.startups(), d.onlyStartup());
+    assertThat(VisitBudget.of(referenceServers(), 0, true, oneRound).describe()).as("one round: no interval to narrow")
+        .doesNotContain("extra");
   }
 
   @Test

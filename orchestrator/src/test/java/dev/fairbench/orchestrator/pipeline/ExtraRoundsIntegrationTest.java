@@ -2,16 +2,14 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.core.Flag;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.results.RunRecord;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +18,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * src/test/resources/faults/tiny-erratic: one server slower on GET /json every other second, so its
@@ -48,17 +45,11 @@ class ExtraRoundsIntegrationTest {
   }
 
   private static String run(String folder, String selection, String endpoints, String timeLimit) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
     Path faults = TestEntries.impls().getParent().resolve("faults");
-    cli.execute("run", "--runtime", "native", "--impls", faults.toString(), selection, "--endpoints",
+    return CliRun.of("run", "--runtime", "native", "--impls", faults.toString(), selection, "--endpoints",
         endpoints, "--warmup", "0", "--rewarm", "0", "--rounds", Integer.toString(ROUNDS), "--extra-rounds", "3",
         "--time-limit", timeLimit, "--duration", "1s", "--no-calibration", "--ladder-share", "0", "--startups", "1",
-        "--seed", "5", "--output", output.resolve(folder).toString());
-    return err.toString();
+        "--seed", "5", "--output", output.resolve(folder).toString()).stderr();
   }
 
   @Test

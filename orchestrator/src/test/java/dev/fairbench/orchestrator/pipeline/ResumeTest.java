@@ -3,17 +3,15 @@ package dev.fairbench.orchestrator.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.runtime.Watchdog;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,7 +19,6 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A run stopped in round 2 of 3 (a seam ends it right after round 2's first visit is written, as a
@@ -224,12 +221,7 @@ class ResumeTest {
   }
 
   private static Result cli(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Result(code, out.toString(), err.toString());
+    CliRun run = CliRun.of(args);
+    return new Result(run.exitCode(), run.stdout(), run.stderr());
   }
 }

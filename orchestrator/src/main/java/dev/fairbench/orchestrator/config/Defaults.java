@@ -44,8 +44,9 @@ public final class Defaults {
 
   /**
    * Extra rounds for the cells whose interval is still wider than ±5% after the rounds (a third of
-   * the rounds' visits at most): in the reference run's spread, 6 more rounds for the wide cells take
-   * the trustworthy share from about half to about three quarters (docs/ORCHESTRATOR.md).
+   * the rounds' visits at most): in the 2026-12-01 reference run's spread, 6 more rounds for the
+   * wide cells take the trustworthy share from about half to about three quarters
+   * (docs/ORCHESTRATOR.md).
    */
   public static final int EXTRA_ROUNDS = 6;
 

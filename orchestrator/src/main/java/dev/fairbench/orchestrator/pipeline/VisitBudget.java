@@ -10,11 +10,11 @@ import java.util.Locale;
  * (each entry's endpoints × rates, the calibration server's three GET endpoints, the ladder
  * cells of every baseline with a framework standing on it), × rounds. A visit found disturbed is
  * repeated once later in its round; those repeats are not counted (they cannot be known ahead).
- * The seconds come from the reference run (results/reference/, native, warm build caches:
- * 24.5 minutes for 20 selections and 729 visits): preparing a selection took about 7.5 s (build,
- * start, the suite, the fresh starts; one that is unavailable takes less, a cold build much more),
- * a warm-up the warm-up length and 0.1 s per cell, a visit the re-warm, the run and 0.1 s (thaw,
- * the client's start, samples, freeze, rewriting results.json).
+ * The seconds come from the reference run of 2026-12-01 (results/reference-2026-12-01/, native,
+ * warm build caches: 24.5 minutes for 20 selections and 729 visits): preparing a selection took
+ * about 7.5 s (build, start, the suite, the fresh starts; one that is unavailable takes less, a
+ * cold build much more), a warm-up the warm-up length and 0.1 s per cell, a visit the re-warm, the
+ * run and 0.1 s (thaw, the client's start, samples, freeze, rewriting results.json).
  *
  * @param servers          selections to prepare (entries, baselines, the calibration server)
  * @param entryCells       throughput or rate cells of entries and baselines

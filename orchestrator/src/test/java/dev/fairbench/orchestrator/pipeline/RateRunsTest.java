@@ -59,7 +59,7 @@ class RateRunsTest {
 
   @Test
   void theSlotsDueInTheRunsLast10MsThatAServerKeepingUpStillLosesAtTheDeadlineAreTheClients() {
-    // go-nethttp at 31,941 req/s in the reference run: 53 slots (1.7 ms) never sent, p99.9 8 ms.
+    // go-nethttp at 31,941 req/s in the 2026-12-01 reference run: 53 slots (1.7 ms) never sent, p99.9 8 ms.
     ConstantRateResult keptUp = new ConstantRateResult(2.0, new TreeMap<>(Map.of(200, 63_829L)), new TreeMap<>(),
         new ConstantRateResult.Latency(300, 500, 2000, 8000, 8700, 350), 0.5, 0.5);
     RunRecord run = record(31_941, keptUp);

@@ -47,7 +47,7 @@ class VisitBudgetTest {
   void theReferenceRunsCellsAndVisitsAreCountedAsThePipelineMadeThem() {
     VisitBudget budget = VisitBudget.of(referenceServers(), 0, true, defaults());
 
-    // results/reference/results.json: 64 throughput cells of entries and baselines, 3 of nginx, 14 ladder; 9 rounds.
+    // results/reference-2026-12-01/results.json: 64 throughput cells of entries and baselines, 3 of nginx, 14 ladder; 9 rounds.
     assertThat(budget.entryCells()).isEqualTo(64);
     assertThat(budget.calibrationCells()).isEqualTo(3);
     assertThat(budget.ladderCells()).isEqualTo(14);

@@ -11,6 +11,7 @@ import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.stats.FalseDiscovery;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.stats.MannWhitney;
+import dev.fairbench.orchestrator.stats.RunToRun;
 import dev.fairbench.orchestrator.stats.ShiftEstimate;
 import dev.fairbench.orchestrator.stats.Statistics;
 import java.util.ArrayList;
@@ -34,9 +35,13 @@ import java.util.function.Function;
  * {@link Normalization#CALIBRATION} every run is divided by the calibration server's run of the
  * same round (same endpoint, or the geometric mean of its endpoints for one it lacks), which is how
  * two machines or two days are compared. Documents of two method versions are refused.
+ *
+ * <p>Two runs (not two entries of one run) also differ by a shift of each cell's own that the runs
+ * inside either run cannot show ({@link RunToRun}): its spread is estimated from every tested cell,
+ * per kind of figure, and added to each cell's interval and test ({@link BetweenRuns}).
  */
 public record Comparison(List<String> environmentDifferences, Normalization normalization, double alpha,
-    double minChange, List<Row> rows, List<StartupRow> startup, boolean withinOneRun) {
+    double minChange, List<Row> rows, List<StartupRow> startup, boolean withinOneRun, BetweenRuns betweenRuns) {
 
   public static final double DEFAULT_MIN_CHANGE = 0.05;
   public static final double DEFAULT_ALPHA = 0.05;
@@ -99,6 +104,20 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
   }
 
+  /**
+   * How far the cells moved between the two runs beyond their runs' own scatter, per kind of figure,
+   * and how many cells would have been called significant on that scatter alone.
+   */
+  public record BetweenRuns(List<Spread> spreads, long significantWithout) {}
+
+  /**
+   * @param figures what the cells measure ("throughput and rate cells", "ladder overheads")
+   * @param cells   how many tested cells it was estimated from
+   * @param spread  standard deviation of their own shifts on the log scale (0.05 ≈ 5%); null with too
+   *                few cells to estimate it, when their verdicts assume no such shift
+   */
+  public record Spread(String figures, int cells, Double spread) {}
+
   /** Two documents that must not be compared. */
   public static final class IncomparableException extends RuntimeException {
     public IncomparableException(String message) {
@@ -129,9 +148,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
     String shown = before + " → " + after;
     Comparison c = of(renamed(document, before, after, shown), renamed(document, after, before, shown), minChange, alpha,
-        normalization, shown::equals);
+        normalization, shown::equals, false);
     return new Comparison(c.environmentDifferences(), c.normalization(), c.alpha(), c.minChange(), c.rows(), c.startup(),
-        true);
+        true, null);
   }
 
   /** The document with {@code keep} shown as {@code shown} and {@code drop} left out. */
@@ -144,11 +163,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
 
   public static Comparison of(ResultsDocument before, ResultsDocument after, double minChange, double alpha,
       Normalization normalization) {
-    return of(before, after, minChange, alpha, normalization, entry -> true);
+    return of(before, after, minChange, alpha, normalization, entry -> true, true);
   }
 
   private static Comparison of(ResultsDocument before, ResultsDocument after, double minChange, double alpha,
-      Normalization normalization, java.util.function.Predicate<String> judged) {
+      Normalization normalization, java.util.function.Predicate<String> judged, boolean twoRuns) {
     if (!Objects.equals(before.methodVersion(), after.methodVersion())) {
       throw new IncomparableException("the two files were made by different methods (" + name(before.methodVersion())
           + " and " + name(after.methodVersion()) + "): their figures are not comparable; re-measure one side");
@@ -169,17 +188,60 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         drafts.add(draft(key, b.get(key), a.get(key), before, after, normalization));
       }
     }
+    boolean acrossEnvironments = !differences.isEmpty() && normalization == Normalization.NONE;
+    boolean acrossTopologies = topologyDiffers && normalization == Normalization.NONE;
+    BetweenRuns betweenRuns = null;
+    if (twoRuns) {
+      long significantWithout = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
+          .filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
+      List<Spread> spreads = new ArrayList<>();
+      drafts = allowingForRunToRun(drafts, spreads);
+      betweenRuns = new BetweenRuns(spreads, significantWithout);
+    }
+    List<Row> rows = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies);
+    List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
+    return new Comparison(differences, normalization, alpha, minChange, rows, startup, false, betweenRuns);
+  }
+
+  private static List<Row> rows(List<Draft> drafts, double alpha, double minChange, boolean acrossEnvironments,
+      boolean acrossTopologies) {
     double[] p = drafts.stream().filter(d -> d.p != null).mapToDouble(d -> d.p).toArray();
     double[] q = FalseDiscovery.benjaminiHochbergQValues(p);
     List<Row> rows = new ArrayList<>();
     int next = 0;
     for (Draft d : drafts) {
       Double qValue = d.p == null ? null : q[next++];
-      rows.add(d.finish(qValue, alpha, minChange, !differences.isEmpty() && normalization == Normalization.NONE,
-          topologyDiffers && normalization == Normalization.NONE));
+      rows.add(d.finish(qValue, alpha, minChange, acrossEnvironments, acrossTopologies));
     }
-    List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
-    return new Comparison(differences, normalization, alpha, minChange, rows, startup, false);
+    return rows;
+  }
+
+  /**
+   * The drafts with the run-to-run spread of their kind of figure in their intervals and tests: one
+   * spread for the ladder overheads (a ratio inside each run), one for every other cell. Appends
+   * what was estimated to {@code spreads}.
+   */
+  private static List<Draft> allowingForRunToRun(List<Draft> drafts, List<Spread> spreads) {
+    List<Draft> adjusted = new ArrayList<>(drafts);
+    for (boolean ladder : new boolean[] {false, true}) {
+      List<Integer> tested = new ArrayList<>();
+      for (int i = 0; i < drafts.size(); i++) {
+        if (drafts.get(i).testable() && (drafts.get(i).kind() == CellKind.LADDER) == ladder) {
+          tested.add(i);
+        }
+      }
+      if (tested.isEmpty()) {
+        continue;
+      }
+      List<Double> logChanges = tested.stream().map(i -> Math.log(drafts.get(i).change().ratio())).toList();
+      List<Double> errors = tested.stream().map(i -> RunToRun.standardError(drafts.get(i).change().ratioInterval())).toList();
+      Optional<Double> spread = RunToRun.spread(logChanges, errors);
+      spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null)));
+      if (spread.isPresent() && spread.get() > 0) {
+        tested.forEach(i -> adjusted.set(i, drafts.get(i).allowingFor(spread.get())));
+      }
+    }
+    return adjusted;
   }
 
   /**
@@ -243,6 +305,19 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   /** A row before the q-values are known. */
   private record Draft(String entry, String cell, CellKind kind, String metric, Double before, Double after,
       ShiftEstimate.Change change, Double p, boolean tooFew, String naWhy, boolean doubtful, boolean calibration) {
+    boolean testable() {
+      return naWhy == null && !tooFew && p != null && change != null && change.ratioInterval() != null;
+    }
+
+    /** This cell with a run-to-run shift of standard deviation {@code spread} (log scale) in its interval and test. */
+    Draft allowingFor(double spread) {
+      double ratio = change.ratio();
+      double pBetween = RunToRun.pValue(Math.log(ratio), RunToRun.standardError(change.ratioInterval()), spread);
+      return new Draft(entry, cell, kind, metric, before, after,
+          new ShiftEstimate.Change(ratio, RunToRun.widen(ratio, change.ratioInterval(), spread)), Math.max(p, pBetween),
+          tooFew, naWhy, doubtful, calibration);
+    }
+
     Row finish(Double q, double alpha, double minChange, boolean acrossEnvironments, boolean acrossTopologies) {
       Double ratio = change == null ? null : change.ratio();
       Interval interval = change == null ? null : change.ratioInterval();
@@ -505,6 +580,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
             + "(false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
             + "Normalisation: %s. A † marks a cell not trustworthy on a side.%n%n",
         rows.stream().filter(r -> r.pValue() != null).count(), alpha * 100, alpha, minChange * 100, normalization.wireName()));
+    if (betweenRuns != null) {
+      md.append(betweenRunsSentence()).append("\n\n");
+    }
     md.append(String.format(Locale.ROOT, "**%d of %d cells significant.**%n%n", significant(), rows.size()));
     md.append("| entry | cell | metric | before | after | change [95% CI] | p | q | verdict | why |\n")
         .append("|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
@@ -529,6 +607,36 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       }
     }
     return md.toString();
+  }
+
+  /**
+   * What the spread between the two runs is and what it did to the verdicts; for two runs only (two
+   * entries of one run were measured in the same rounds).
+   */
+  public String betweenRunsSentence() {
+    if (betweenRuns == null) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    for (Spread s : betweenRuns.spreads()) {
+      if (s.spread() == null) {
+        unknown.add(String.format(Locale.ROOT, "the %d %s (fewer than %d: their verdicts assume no such shift)", s.cells(),
+            s.figures(), RunToRun.MIN_CELLS));
+      } else {
+        parts.add(String.format(Locale.ROOT, "±%.1f%% over the %d %s", (Math.exp(s.spread()) - 1) * 100, s.cells(),
+            s.figures()));
+      }
+    }
+    StringBuilder out = new StringBuilder("Between two runs every cell also moves by a shift of its own that the runs "
+        + "inside one run cannot show (docs/REPORTS.md, \"Two runs are not one machine\"); its spread is estimated from the "
+        + "changes of all the cells, less what their own intervals explain");
+    out.append(parts.isEmpty() ? "" : ": " + String.join(", ", parts) + " (one standard deviation)");
+    out.append(unknown.isEmpty() ? "" : "; not estimated for " + String.join(" and ", unknown));
+    out.append(String.format(Locale.ROOT, ". Every interval, p and q below includes it; on the scatter inside each run "
+        + "alone, %d cell%s would have been called significant. A change to one entry is measured best with both "
+        + "versions in one run (`--entries`).", betweenRuns.significantWithout(), betweenRuns.significantWithout() == 1 ? "" : "s"));
+    return out.toString();
   }
 
   /** A figure as the tables print it: thousands separated from 100 on, three significant digits below. */

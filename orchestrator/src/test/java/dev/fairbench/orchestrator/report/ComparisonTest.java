@@ -65,6 +65,58 @@ class ComparisonTest {
         .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
   }
 
+  /**
+   * {@code entries} entries × two endpoints, each entry shifted by a factor of its own (log-normal, sd
+   * {@code spread}, both endpoints alike): what two runs hours apart look like here.
+   */
+  private static ResultsDocument shifted(long seed, int entries, double spread, String slowed, double factor) {
+    Random shifts = new Random(seed * 31 + 7);
+    List<EntryResult> list = new ArrayList<>();
+    for (int e = 0; e < entries; e++) {
+      String id = "entry-" + e;
+      double f = Math.exp(spread * shifts.nextGaussian()) * (id.equals(slowed) ? factor : 1);
+      list.add(measured(id, "F" + e, List.of(cell("plaintext", noisy(20_000 * f, 9, seed * 100 + e)),
+          cell("json", noisy(15_000 * f, 9, seed * 100 + 50 + e))), conformance(0, List.of())));
+    }
+    return derived(document(9, list));
+  }
+
+  @Test
+  void cellsThatMoveByShiftsOfTheirOwnBetweenTwoRunsAreNotCalledSignificant() {
+    Comparison c = Comparison.of(shifted(1, 20, 0, "", 1), shifted(2, 20, 0.06, "", 1));
+
+    assertThat(c.betweenRuns().significantWithout()).as("on the scatter inside each run alone").isGreaterThanOrEqualTo(10);
+    assertThat(c.rows()).filteredOn(r -> r.verdict() == Comparison.Verdict.NOT_SIGNIFICANT).hasSizeGreaterThanOrEqualTo(36);
+    assertThat(c.betweenRuns().spreads()).singleElement().satisfies(s -> {
+      assertThat(s.cells()).isEqualTo(40);
+      assertThat(s.spread()).isBetween(0.03, 0.09);
+    });
+    assertThat(c.toMarkdown()).contains("Between two runs every cell also moves by a shift of its own")
+        .contains("over the 40 throughput and rate cells").contains("cells would have been called significant");
+  }
+
+  @Test
+  void anEntryFarBeyondTheRunToRunSpreadIsStillFound() {
+    Comparison c = Comparison.of(shifted(1, 20, 0, "", 1), shifted(2, 20, 0.02, "entry-3", 0.7));
+    assertThat(c.rows()).filteredOn(r -> r.entry().equals("entry-3")).hasSize(2)
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT));
+  }
+
+  @Test
+  void twoEntriesOfOneRunNeedNoRunToRunTerm() {
+    Comparison c = Comparison.withinRun(shifted(1, 20, 0.06, "", 1), "entry-3", "entry-4", 0.05, 0.05,
+        Comparison.Normalization.NONE);
+    assertThat(c.betweenRuns()).isNull();
+    assertThat(c.toMarkdown()).doesNotContain("Between two runs");
+  }
+
+  @Test
+  void withTooFewCellsTheRunToRunSpreadIsNotEstimatedAndTheComparisonSaysSo() {
+    Comparison c = Comparison.of(shifted(1, 2, 0, "", 1), shifted(2, 2, 0.06, "", 1));
+    assertThat(c.betweenRuns().spreads()).singleElement().satisfies(s -> assertThat(s.spread()).isNull());
+    assertThat(c.toMarkdown()).contains("not estimated for the 4 throughput and rate cells (fewer than 8");
+  }
+
   @Test
   void withThreeRunsASideTheComparisonSaysItCannotDecide() {
     Comparison c = Comparison.of(session(1, "", 1, 3), session(2, "entry-3", 0.5, 3));

@@ -35,6 +35,7 @@ public final class CompareHtml {
             comparison.alpha() * 100, comparison.alpha(), comparison.minChange() * 100,
             comparison.normalization().wireName(), comparison.significant(), comparison.rows().size())))
         .append(" <span class=\"doubt\">†</span> marks a cell not trustworthy on a side.</p>")
+        .append(comparison.betweenRuns() == null ? "" : "<p>" + Html.esc(comparison.betweenRunsSentence()) + "</p>")
         .append("<table><thead><tr><th>entry</th><th>cell</th><th>metric</th><th>before</th><th>after</th><th>change [95% CI]</th>")
         .append("<th>p</th><th>q</th><th>verdict</th><th>why</th></tr></thead><tbody>\n");
     for (Comparison.Row r : comparison.rows()) {

@@ -1,0 +1,88 @@
+package dev.fairbench.orchestrator.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How far cells move between two runs beyond what the runs inside each run show, and a test of one
+ * cell's change that allows for it.
+ *
+ * <p>Inside one run every cell is measured in the same rounds, so its interval only knows the
+ * scatter from visit to visit. Two runs hours apart differ by more: each cell (in practice each
+ * entry, all its endpoints together) is shifted by an amount of its own that no calibration server
+ * divides out. One run a side cannot show that shift for a cell, but the cells together can, as
+ * long as most of them did not change: the spread of their log changes, less the part their own
+ * intervals explain, is the spread of those shifts (the empirical null of Efron, 2004, with the
+ * between-study variance of a random-effects meta-analysis). Both are taken robustly: the spread
+ * of the changes as 1.4826 × their median absolute deviation from their median (again without the
+ * cells beyond 3.5 such deviations, which changed), the part their intervals explain as the median
+ * of their squared standard errors, so a minority of cells that did change moves neither much. A shift of every cell alike is not a spread and stays a change.
+ */
+public final class RunToRun {
+  /** Fewer tested cells than this give no estimate: a median absolute deviation of a handful says little. */
+  public static final int MIN_CELLS = 8;
+
+  private static final double Z_975 = 1.959963984540054;
+  private static final double MAD_TO_SD = 1.482602218505602;
+  /** Robust standard deviations from the median beyond which a cell is taken for one that changed. */
+  private static final double OUTSIDE = 3.5;
+
+  private RunToRun() {}
+
+  /**
+   * The standard deviation of the cells' own shifts on the log scale (0.05 ≈ 5%), or empty with
+   * fewer than {@link #MIN_CELLS} cells.
+   *
+   * @param logChanges     each cell's log(after ÷ before)
+   * @param standardErrors each cell's standard error of that log change, in the same order
+   */
+  public static Optional<Double> spread(List<Double> logChanges, List<Double> standardErrors) {
+    if (logChanges.size() != standardErrors.size()) {
+      throw new IllegalArgumentException(logChanges.size() + " changes but " + standardErrors.size() + " standard errors");
+    }
+    if (logChanges.size() < MIN_CELLS) {
+      return Optional.empty();
+    }
+    double centre = Statistics.median(logChanges);
+    double first = robustSd(logChanges, centre);
+    double total = first;
+    // Once more without the cells far outside (those that really changed), which inflate the first.
+    List<Double> kept = logChanges.stream().filter(r -> Math.abs(r - centre) <= OUTSIDE * first).toList();
+    if (kept.size() >= MIN_CELLS && kept.size() < logChanges.size()) {
+      total = robustSd(kept, Statistics.median(kept));
+    }
+    List<Double> variances = new ArrayList<>();
+    standardErrors.forEach(s -> variances.add(s * s));
+    return Optional.of(Math.sqrt(Math.max(0, total * total - Statistics.median(variances))));
+  }
+
+  private static double robustSd(List<Double> values, double centre) {
+    List<Double> deviations = new ArrayList<>();
+    values.forEach(r -> deviations.add(Math.abs(r - centre)));
+    return MAD_TO_SD * Statistics.median(deviations);
+  }
+
+  /** The standard error of a log ratio whose 95% interval is {@code interval} (in ratio units). */
+  public static double standardError(Interval interval) {
+    return (Math.log(interval.high()) - Math.log(interval.low())) / (2 * Z_975);
+  }
+
+  /**
+   * Two-sided p-value of a cell's log change against no change, its standard error and the spread
+   * between runs added in quadrature (normal approximation).
+   */
+  public static double pValue(double logChange, double standardError, double spread) {
+    double z = logChange / Math.sqrt(standardError * standardError + spread * spread);
+    return Math.min(1, 2 * Normal.upperTail(Math.abs(z)));
+  }
+
+  /** A ratio's 95% interval with the spread between runs added to each side in quadrature. */
+  public static Interval widen(double ratio, Interval interval, double spread) {
+    double extra = Z_975 * spread;
+    double below = Math.log(ratio) - Math.log(interval.low());
+    double above = Math.log(interval.high()) - Math.log(ratio);
+    return new Interval(ratio * Math.exp(-Math.hypot(Math.max(0, below), extra)),
+        ratio * Math.exp(Math.hypot(Math.max(0, above), extra)));
+  }
+}

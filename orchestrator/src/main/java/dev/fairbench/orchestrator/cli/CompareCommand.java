@@ -29,6 +29,10 @@ import picocli.CommandLine.Spec;
           + "same round, which is how two machines or two days are compared; without it, a comparison across "
           + "different environments says so at the top and in every verdict. Files of two method versions are refused.",
       "",
+      "Two runs also differ by a shift of each cell's own that no calibration divides out: its spread is "
+          + "estimated from all the cells' changes (less what their intervals explain, from 8 cells on) and added to "
+          + "every cell's interval and test; the top says how large it was (docs/REPORTS.md).",
+      "",
       "With --entries BEFORE,AFTER and one results file: two entries of the same run, cell by cell (an entry and "
           + "a changed copy of it, both folders under --impls). They were measured in the same rounds, so the "
           + "shifts between runs hours apart do not enter: this is how a change to one entry is best measured.",

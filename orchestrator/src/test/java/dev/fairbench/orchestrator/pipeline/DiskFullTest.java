@@ -3,16 +3,14 @@ package dev.fairbench.orchestrator.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.TinyTmpfs;
 import dev.fairbench.orchestrator.cli.ExitCodes;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.runtime.Watchdog;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The output folder full or unwritable: before anything starts, and in the middle of the rounds. */
 class DiskFullTest {
@@ -102,15 +99,10 @@ class DiskFullTest {
   }
 
   private static Result run(Path dir) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(List.of("run", "--runtime", "native", "--impls", TestEntries.impls().toString(),
+    CliRun run = CliRun.of(List.of("run", "--runtime", "native", "--impls", TestEntries.impls().toString(),
         "tiny-python:stdlib", "--endpoints", "plaintext,json,user", "--duration", "1s", "--warmup", "0", "--rewarm", "0",
         "--rounds", "2", "--startups", "1", "--no-calibration", "--seed", "5", "--output", dir.toString())
         .toArray(String[]::new));
-    return new Result(code, out.toString(), err.toString());
+    return new Result(run.exitCode(), run.stdout(), run.stderr());
   }
 }

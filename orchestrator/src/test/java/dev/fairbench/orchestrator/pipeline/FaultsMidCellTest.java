@@ -2,17 +2,15 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.runtime.Watchdog;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Function;
@@ -20,7 +18,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Faults that strike while the rounds run (src/test/resources/faults/tiny-faulty): each is recorded
@@ -34,16 +31,12 @@ class FaultsMidCellTest {
 
   @BeforeAll
   static void runTheFaultyEntries() throws Exception {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
     Path faults = TestEntries.impls().getParent().resolve("faults");
-    exitCode = cli.execute("run", "--runtime", "native", "--impls", faults.toString(), "tiny-faulty", "--endpoints", "json",
+    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", faults.toString(), "tiny-faulty", "--endpoints", "json",
         "--warmup", "0", "--rewarm", "0", "--rounds", "6", "--duration", "1s", "--memory", "64m", "--no-calibration",
         "--seed", "3", "--output", output.resolve("run").toString());
-    stderr = err.toString();
+    exitCode = run.exitCode();
+    stderr = run.stderr();
     ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
     entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
   }

@@ -2,18 +2,15 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The whole pipeline on the repository's java-reference entry, with 1-second runs. */
 class JavaReferenceIntegrationTest {
@@ -23,16 +20,12 @@ class JavaReferenceIntegrationTest {
   void javaReferenceIsBuiltCheckedMeasuredAndReported() throws Exception {
     Path impls = TestEntries.repositoryRoot().resolve("impls");
     assertThat(impls.resolve("java-reference/fairbench.toml")).exists();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
 
-    int exit = cli.execute("run", "--runtime", "native", "--impls", impls.toString(), "java-reference", "--duration", "1s", "--rounds", "1", "--rewarm", "0", "--no-calibration",
+    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", impls.toString(), "java-reference", "--duration", "1s", "--rounds", "1", "--rewarm", "0", "--no-calibration",
         "--warmup", "1s", "--output", output.toString());
+    int exit = run.exitCode();
 
-    assertThat(exit).as(err.toString()).isEqualTo(ExitCodes.OK);
+    assertThat(exit).as(run.stderr()).isEqualTo(ExitCodes.OK);
     ResultsDocument results = ResultsJson.read(output.resolve("results.json"));
     PipelineAssertions.environmentIsComplete(results.environment());
     assertThat(results.entries()).hasSize(1);

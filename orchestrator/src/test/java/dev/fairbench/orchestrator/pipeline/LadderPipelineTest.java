@@ -2,9 +2,9 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.core.Role;
@@ -12,8 +12,6 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,7 +20,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** A baseline and a framework on it (src/test/resources/ladder): ladder cells in the same rounds, at one rate. */
 class LadderPipelineTest {
@@ -33,16 +30,12 @@ class LadderPipelineTest {
 
   @BeforeAll
   static void runTheLadder() throws Exception {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
     Path ladder = TestEntries.impls().getParent().resolve("ladder");
-    exitCode = cli.execute("run", "--runtime", "native", "--impls", ladder.toString(), "--endpoints", "json",
+    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", ladder.toString(), "--endpoints", "json",
         "--warmup", "1s", "--rewarm", "0", "--rounds", "2", "--duration", "1s", "--no-calibration", "--startups", "1",
         "--connections", "8", "--output", output.resolve("run").toString());
-    stderr = err.toString();
+    exitCode = run.exitCode();
+    stderr = run.stderr();
     ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
     entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
   }

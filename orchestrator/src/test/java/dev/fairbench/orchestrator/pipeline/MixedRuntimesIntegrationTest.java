@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.model.Container;
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
 import dev.fairbench.orchestrator.cli.FairbenchCommand;
@@ -15,8 +16,6 @@ import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.runtime.Watchdog;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.DockerClientFactory;
-import picocli.CommandLine;
 
 /**
  * tiny-python natively and in Docker in one run (`run --runtime native tiny-python:stdlib
@@ -53,16 +51,12 @@ class MixedRuntimesIntegrationTest {
   static void runBothRuntimesInOneRun() throws Exception {
     assertThat(TestEntries.onPath("wrk")).as("wrk must be installed").isTrue();
     Path impls = tinyPythonWithADockerfile(dir.resolve("impls"));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    exitCode = cli.execute("run", "--runtime", "native", "--impls", impls.toString(), NATIVE_ID, DOCKER_ID,
+    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", impls.toString(), NATIVE_ID, DOCKER_ID,
         "--endpoints", "json", "--rounds", "2", "--duration", "1s", "--warmup", "1s", "--rewarm", "0", "--seed", "11",
         "--startups", "1", "--no-calibration", "--output", dir.resolve("run").toString());
-    stdout = out.toString();
-    stderr = err.toString();
+    exitCode = run.exitCode();
+    stdout = run.stdout();
+    stderr = run.stderr();
     results = ResultsJson.read(dir.resolve("run/results.json"));
     entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
   }
@@ -135,14 +129,10 @@ class MixedRuntimesIntegrationTest {
 
   @Test
   void theTwoAreComparedWithinTheRun() {
-    StringWriter out = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(new StringWriter(), true));
+    CliRun compare = CliRun.of("compare", dir.resolve("run/results.json").toString(), "--entries", NATIVE_ID + "," + DOCKER_ID);
 
-    assertThat(cli.execute("compare", dir.resolve("run/results.json").toString(), "--entries", NATIVE_ID + "," + DOCKER_ID))
-        .isEqualTo(ExitCodes.OK);
-    assertThat(out.toString()).contains(NATIVE_ID + " → " + DOCKER_ID);
+    assertThat(compare.exitCode()).as(compare.stderr()).isEqualTo(ExitCodes.OK);
+    assertThat(compare.stdout()).contains(NATIVE_ID + " → " + DOCKER_ID);
   }
 
   @Test
@@ -186,12 +176,8 @@ class MixedRuntimesIntegrationTest {
       orchestrator.destroyForcibly();
     }
 
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(new StringWriter(), true));
-    cli.setErr(new PrintWriter(err, true));
-    assertThat(cli.execute("run", "--resume", dir.resolve("terminated").toString())).as(err.toString())
-        .isEqualTo(ExitCodes.OK);
+    CliRun resume = CliRun.of("run", "--resume", dir.resolve("terminated").toString());
+    assertThat(resume.exitCode()).as(resume.stderr()).isEqualTo(ExitCodes.OK);
     ResultsDocument resumed = ResultsJson.read(dir.resolve("terminated/results.json"));
     assertThat(resumed.breaks()).hasSize(1);
     assertThat(resumed.entries()).extracting(EntryResult::id).containsExactly(NATIVE_ID, DOCKER_ID);

@@ -2,9 +2,9 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.core.Role;
 import dev.fairbench.orchestrator.runtime.Watchdog;
 import dev.fairbench.orchestrator.results.CellResult;
@@ -12,8 +12,6 @@ import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +21,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The whole pipeline on the fixture entries of src/test/resources/impls: a conformant Python
@@ -42,15 +39,11 @@ class PipelineIntegrationTest {
   static void runEverything() throws Exception {
     assertThat(TestEntries.onPath("wrk")).as("wrk must be installed (apt-get install -y wrk)").isTrue();
     assertThat(TestEntries.onPath("python3")).as("python3 runs the fixture server").isTrue();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    exitCode = cli.execute("run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "--duration", "1s", "--rounds", "2",
+    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "--duration", "1s", "--rounds", "2",
         "--warmup", "1s", "--rewarm", "0", "--seed", "7", "--output", output.resolve("run").toString());
-    stdout = out.toString();
-    stderr = err.toString();
+    exitCode = run.exitCode();
+    stdout = run.stdout();
+    stderr = run.stderr();
     results = ResultsJson.read(output.resolve("run/results.json"));
     entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));
   }

@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
 import dev.fairbench.orchestrator.cli.FairbenchCommand;
@@ -10,15 +11,12 @@ import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The orchestrator really SIGKILLed in round 2 of 3 (a child JVM), then resumed in its folder. */
 class ResumeAfterSigkillTest {
@@ -50,13 +48,9 @@ class ResumeAfterSigkillTest {
     ResultsDocument killed = ResultsJson.read(output.resolve("results.json"));
     assertThat(killed.entries().getFirst().cells()).allSatisfy(c -> assertThat(c.countedRuns()).isNotEmpty());
 
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(new StringWriter(), true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute("run", "--resume", output.toString());
+    CliRun resume = CliRun.of("run", "--resume", output.toString());
 
-    assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
+    assertThat(resume.exitCode()).as(resume.stderr()).isEqualTo(ExitCodes.OK);
     ResultsDocument resumed = ResultsJson.read(output.resolve("results.json"));
     for (CellResult cell : resumed.entries().getFirst().cells()) {
       assertThat(cell.countedRuns()).extracting(r -> r.round()).containsExactlyInAnyOrder(1, 2, 3);

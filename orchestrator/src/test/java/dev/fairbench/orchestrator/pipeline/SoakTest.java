@@ -2,8 +2,8 @@ package dev.fairbench.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
-import dev.fairbench.orchestrator.cli.FairbenchCommand;
 import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.report.Quality;
@@ -14,8 +14,6 @@ import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.results.RunRecord;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -24,7 +22,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A short soak of src/test/resources/faults/tiny-leaky: the variant that keeps 16 KiB per request
@@ -49,17 +46,12 @@ class SoakTest {
   @BeforeAll
   static void soakTheLeakyAndTheSteadyServer() throws Exception {
     assertThat(TestEntries.onPath("oha")).as("oha must be on PATH (cargo install oha --locked)").isTrue();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
     Path faults = TestEntries.impls().getParent().resolve("faults");
-    cli.execute("run", "--runtime", "native", "--impls", faults.toString(), "tiny-leaky", "--mode", "rate",
+    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", faults.toString(), "tiny-leaky", "--mode", "rate",
         "--rate", "200", "--duration", "12s", "--warmup", "0", "--rewarm", "0", "--rounds", "1", "--connections", "4",
         "--endpoints", "json", "--no-calibration", "--startups", "1", "--seed", "5", "--output",
         output.resolve("run").toString());
-    stderr = err.toString();
+    stderr = run.stderr();
     assertThat(output.resolve("run/results.json")).as(stderr).exists();
     results = ResultsJson.read(output.resolve("run/results.json"));
     entries = results.entries().stream().collect(Collectors.toMap(EntryResult::id, Function.identity()));

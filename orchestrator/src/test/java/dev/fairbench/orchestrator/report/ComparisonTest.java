@@ -34,14 +34,7 @@ class ComparisonTest {
 
   /** Ten entries × two endpoints; {@code slowed} runs {@code factor} slower. */
   private static ResultsDocument session(long seed, String slowed, double factor, int rounds) {
-    List<EntryResult> entries = new ArrayList<>();
-    for (int e = 0; e < 10; e++) {
-      String id = "entry-" + e;
-      double f = id.equals(slowed) ? factor : 1;
-      entries.add(measured(id, "F" + e, List.of(cell("plaintext", noisy(20_000 * f, rounds, seed * 100 + e)),
-          cell("json", noisy(15_000 * f, rounds, seed * 100 + 50 + e))), conformance(0, List.of())));
-    }
-    return derived(document(rounds, entries));
+    return shifted(seed, 10, 0, slowed, factor, rounds);
   }
 
   @Test
@@ -70,15 +63,19 @@ class ComparisonTest {
    * {@code spread}, both endpoints alike): what two runs hours apart look like here.
    */
   private static ResultsDocument shifted(long seed, int entries, double spread, String slowed, double factor) {
+    return shifted(seed, entries, spread, slowed, factor, 9);
+  }
+
+  private static ResultsDocument shifted(long seed, int entries, double spread, String slowed, double factor, int rounds) {
     Random shifts = new Random(seed * 31 + 7);
     List<EntryResult> list = new ArrayList<>();
     for (int e = 0; e < entries; e++) {
       String id = "entry-" + e;
       double f = Math.exp(spread * shifts.nextGaussian()) * (id.equals(slowed) ? factor : 1);
-      list.add(measured(id, "F" + e, List.of(cell("plaintext", noisy(20_000 * f, 9, seed * 100 + e)),
-          cell("json", noisy(15_000 * f, 9, seed * 100 + 50 + e))), conformance(0, List.of())));
+      list.add(measured(id, "F" + e, List.of(cell("plaintext", noisy(20_000 * f, rounds, seed * 100 + e)),
+          cell("json", noisy(15_000 * f, rounds, seed * 100 + 50 + e))), conformance(0, List.of())));
     }
-    return derived(document(9, list));
+    return derived(document(rounds, list));
   }
 
   @Test

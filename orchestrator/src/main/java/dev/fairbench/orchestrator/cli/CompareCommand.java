@@ -5,6 +5,7 @@ import dev.fairbench.orchestrator.report.html.CompareHtml;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,22 +17,29 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
-    header = "Compare two results files cell by cell: the change, its interval, and whether it is significant.",
+    header = "Compare two results files (or two sets of runs) cell by cell: the change, its interval, and whether it is significant.",
     description = {
-      "Cells (entry × variant × cell, same kind) are matched by name. Per cell: the change after ÷ before "
+      "Cells (entry × variant × cell, same kind) are matched by name. Every run is first divided by its round's "
+          + "effect (estimated from every cell of its run: the rounds are blocks), as in the run's own report. Per "
+          + "cell: the change after ÷ before "
           + "(Hodges–Lehmann on the log scale, with its 95%% interval), a Mann–Whitney U test on the two sets of "
           + "runs, and Benjamini–Hochberg q-values over every tested cell, so the share of false alarms among the "
           + "significant cells stays at most --alpha. Significant: q < --alpha and |change| ≥ --min-change; "
           + "otherwise ~. With 3 runs a side the test cannot reach p < 0.1: such cells say \"too few runs\".",
       "",
       "At the top: every difference between the two environments (CPU, cores, kernel, runtime, limits, load, "
-          + "method, commit). --normalize calibration divides every run by the calibration server's run of the "
-          + "same round, which is how two machines or two days are compared; without it, a comparison across "
+          + "method, commit). --normalize calibration divides every run by the calibration server's median over its "
+          + "run, which is how two machines or two days are compared; without it, a comparison across "
           + "different environments says so at the top and in every verdict. Files of two method versions are refused.",
       "",
       "Two runs also differ by a shift of each cell's own that no calibration divides out: its spread is "
           + "estimated from all the cells' changes (less what their intervals explain, from 8 cells on) and added to "
           + "every cell's interval and test; the top says how large it was (docs/REPORTS.md).",
+      "",
+      "Several runs a side (BEFORE1.json,BEFORE2.json AFTER1.json,AFTER2.json): each cell is the geometric mean "
+          + "of its runs' medians, and the spread between runs is estimated from the runs repeated on a side instead of "
+          + "from the changes, so it does not assume that most cells stayed the same; every run a side narrows the "
+          + "interval of a change by what the runs differ from one another.",
       "",
       "With --entries BEFORE,AFTER and one results file: two entries of the same run, cell by cell (an entry and "
           + "a changed copy of it, both folders under --impls). They were measured in the same rounds, so the "
@@ -43,12 +51,13 @@ import picocli.CommandLine.Spec;
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "BEFORE.json", description = "Results of the run before the change.")
-  Path before;
+  @Parameters(index = "0", paramLabel = "BEFORE.json[,BEFORE.json...]", split = ",",
+      description = "Results of the run before the change; several runs of it separated by commas.")
+  List<Path> before;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "AFTER.json",
-      description = "Results of the run after the change (not with --entries).")
-  Path after;
+  @Parameters(index = "1", arity = "0..1", paramLabel = "AFTER.json[,AFTER.json...]", split = ",",
+      description = "Results of the run after the change, likewise (not with --entries).")
+  List<Path> after;
 
   @Option(names = "--entries", paramLabel = "BEFORE,AFTER", split = ",",
       description = "Compare two entries (ENTRY[:VARIANT]) of the one results file given.")
@@ -69,21 +78,27 @@ public final class CompareCommand implements Callable<Integer> {
   double alpha;
 
   @Option(names = "--normalize", paramLabel = "WHAT", defaultValue = "none",
-      description = "none (default): absolute figures; calibration: each run over the calibration server's run of the same round.")
+      description = "none (default): absolute figures; calibration: each run over its run's calibration server (its median).")
   String normalize;
 
   @Override
   public Integer call() throws IOException {
-    if (entries != null && (entries.size() != 2 || after != null)) {
+    if (entries != null && (entries.size() != 2 || after != null || before.size() != 1)) {
       throw new UsageException(entries.size() != 2
           ? "--entries takes two entries, BEFORE,AFTER; got " + String.join(",", entries)
-          : "--entries compares two entries of ONE results file; give only " + before);
+          : "--entries compares two entries of ONE results file; give only " + before.get(0));
     }
     if (entries == null && after == null) {
       throw new UsageException("give two results files (BEFORE.json AFTER.json), or one with --entries BEFORE,AFTER");
     }
-    ResultsDocument b = ResultsFiles.read(before);
-    ResultsDocument a = entries == null ? ResultsFiles.read(after) : b;
+    List<ResultsDocument> b = new ArrayList<>();
+    for (Path file : before) {
+      b.add(ResultsFiles.read(file));
+    }
+    List<ResultsDocument> a = new ArrayList<>();
+    for (Path file : entries == null ? after : List.<Path>of()) {
+      a.add(ResultsFiles.read(file));
+    }
     if (!(minChangePercent >= 0 && minChangePercent < 100)) {
       throw new UsageException("--min-change must be a percentage from 0 to 100, got " + minChangePercent);
     }
@@ -93,7 +108,7 @@ public final class CompareCommand implements Callable<Integer> {
     Comparison comparison;
     try {
       comparison = entries != null
-          ? Comparison.withinRun(b, entries.get(0), entries.get(1), minChangePercent / 100, alpha,
+          ? Comparison.withinRun(b.get(0), entries.get(0), entries.get(1), minChangePercent / 100, alpha,
               Comparison.Normalization.parse(normalize))
           : Comparison.of(b, a, minChangePercent / 100, alpha, Comparison.Normalization.parse(normalize));
     } catch (IllegalArgumentException | Comparison.IncomparableException e) {
@@ -109,10 +124,14 @@ public final class CompareCommand implements Callable<Integer> {
     }
     if (html != null) {
       ResultsFiles.write(html, CompareHtml.render(comparison,
-          entries == null ? before.toString() : before + ": " + entries.get(0),
-          entries == null ? after.toString() : before + ": " + entries.get(1)));
+          entries == null ? joined(before) : before.get(0) + ": " + entries.get(0),
+          entries == null ? joined(after) : before.get(0) + ": " + entries.get(1)));
       spec.commandLine().getErr().println("HTML: " + html);
     }
     return ExitCodes.OK;
+  }
+
+  private static String joined(List<Path> files) {
+    return String.join(", ", files.stream().map(Path::toString).toList());
   }
 }

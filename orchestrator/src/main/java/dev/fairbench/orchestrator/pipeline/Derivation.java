@@ -8,13 +8,13 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RoundEffects;
 import dev.fairbench.orchestrator.results.ResultsDocument.Calibration;
 import dev.fairbench.orchestrator.results.ResultsDocument.RoundRecord;
 import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.stats.LittlesLaw;
 import dev.fairbench.orchestrator.stats.MedianInterval;
-import dev.fairbench.orchestrator.stats.RoundBlocks;
 import dev.fairbench.orchestrator.stats.Statistics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,7 +53,7 @@ public final class Derivation {
     // The rounds are blocks: every cell is visited once per round, so a round the whole machine was slow
     // in (its CPU drifts over minutes on these VMs) shows in every cell at once. Each round's effect is
     // estimated from all throughput cells and taken out of every run before a cell's median and interval.
-    Blocks blocks = blocks(document);
+    RoundEffects blocks = RoundEffects.of(document);
     // First the calibration, since every other cell is shown against it.
     Calibration calibration = null;
     List<EntryResult> first = new ArrayList<>();
@@ -94,10 +94,10 @@ public final class Derivation {
   }
 
   static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration) {
-    return withStats(cell, serverCpus, concurrency, calibration, Blocks.NONE);
+    return withStats(cell, serverCpus, concurrency, calibration, RoundEffects.NONE);
   }
 
-  static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration, Blocks blocks) {
+  static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration, RoundEffects blocks) {
     List<RunRecord> runs = cell.countedRuns();
     if (runs.isEmpty()) {
       return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), null,
@@ -153,66 +153,8 @@ public final class Derivation {
         cell.workers(), cell.flags());
   }
 
-  /**
-   * Each round's multiplicative effect, for req/s and for CPU-µs/request: Tukey's median polish of the
-   * cells × rounds table of logs over every throughput cell's counted runs (robust to a single bad
-   * cell). {@link #NONE} with fewer than 2 rounds or 3 cells.
-   */
-  record Blocks(double[] rpsLog, double[] cpuLog) {
-    static final Blocks NONE = new Blocks(new double[0], new double[0]);
-
-    double rps(int round) {
-      return factor(rpsLog, round);
-    }
-
-    double cpu(int round) {
-      return factor(cpuLog, round);
-    }
-
-    private static double factor(double[] effects, int round) {
-      return round >= 1 && round <= effects.length && Double.isFinite(effects[round - 1]) ? Math.exp(effects[round - 1]) : 1;
-    }
-  }
-
-  static Blocks blocks(ResultsDocument document) {
-    int maxRound = document.entries().stream().flatMap(e -> e.cells().stream()).flatMap(c -> c.countedRuns().stream())
-        .mapToInt(RunRecord::round).max().orElse(0);
-    if (maxRound < 2) {
-      return Blocks.NONE;
-    }
-    List<double[]> rps = new ArrayList<>();
-    List<double[]> cpu = new ArrayList<>();
-    for (EntryResult entry : document.entries()) {
-      for (CellResult cell : entry.cells()) {
-        if (cell.kind() != CellKind.THROUGHPUT) {
-          continue;
-        }
-        double[] r = new double[maxRound];
-        double[] c = new double[maxRound];
-        java.util.Arrays.fill(r, Double.NaN);
-        java.util.Arrays.fill(c, Double.NaN);
-        for (RunRecord run : cell.countedRuns()) {
-          if (run.round() >= 1 && run.round() <= maxRound && run.requestsPerSecond() > 0) {
-            r[run.round() - 1] = Math.log(run.requestsPerSecond());
-            double perRequest = Statistics.cpuMicrosPerRequest(run.serverCpuSeconds(), run.requests());
-            if (perRequest > 0 && Double.isFinite(perRequest)) {
-              c[run.round() - 1] = Math.log(perRequest);
-            }
-          }
-        }
-        rps.add(r);
-        cpu.add(c);
-      }
-    }
-    if (rps.size() < 3) {
-      return Blocks.NONE;
-    }
-    return new Blocks(RoundBlocks.medianPolish(rps.toArray(new double[0][])).roundEffects(),
-        RoundBlocks.medianPolish(cpu.toArray(new double[0][])).roundEffects());
-  }
-
   /** The rounds with their req/s effect on the log scale (0 = typical; -0.05 ≈ every cell 5% slower). */
-  static List<RoundRecord> withFactors(List<RoundRecord> rounds, Blocks blocks) {
+  static List<RoundRecord> withFactors(List<RoundRecord> rounds, RoundEffects blocks) {
     List<RoundRecord> out = new ArrayList<>();
     for (RoundRecord round : rounds) {
       int i = round.index() - 1;

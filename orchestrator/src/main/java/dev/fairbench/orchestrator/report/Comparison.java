@@ -6,11 +6,13 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RoundEffects;
 import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.stats.FalseDiscovery;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.stats.MannWhitney;
+import dev.fairbench.orchestrator.stats.MedianInterval;
 import dev.fairbench.orchestrator.stats.RunToRun;
 import dev.fairbench.orchestrator.stats.ShiftEstimate;
 import dev.fairbench.orchestrator.stats.Statistics;
@@ -31,10 +33,12 @@ import java.util.function.Function;
  *
  * <p>A change is significant when its q-value is below {@code alpha} and it is at least the
  * minimum change; otherwise "~". A side with too few runs for the test to ever reach {@code alpha}
- * (3 a side: the smallest two-sided p is 0.1) says so instead of guessing. With
- * {@link Normalization#CALIBRATION} every run is divided by the calibration server's run of the
- * same round (same endpoint, or the geometric mean of its endpoints for one it lacks), which is how
- * two machines or two days are compared. Documents of two method versions are refused.
+ * (3 a side: the smallest two-sided p is 0.1) says so instead of guessing. Every run is first
+ * divided by its round's effect ({@link RoundEffects}: the rounds are blocks), as the run's own
+ * medians are. With {@link Normalization#CALIBRATION} every run is also divided by the calibration
+ * server's median over its run (same endpoint, or the geometric mean of its endpoints for one it
+ * lacks), which is how two machines or two days are compared. Documents of two method versions are
+ * refused.
  *
  * <p>Two runs (not two entries of one run) also differ by a shift of each cell's own that the runs
  * inside either run cannot show ({@link RunToRun}): its spread is estimated from every tested cell,
@@ -108,7 +112,16 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * How far the cells moved between the two runs beyond their runs' own scatter, per kind of figure,
    * and how many cells would have been called significant on that scatter alone.
    */
-  public record BetweenRuns(List<Spread> spreads, long significantWithout) {}
+  public record BetweenRuns(List<Spread> spreads, long significantWithout, int runsBefore, int runsAfter) {
+    public BetweenRuns(List<Spread> spreads, long significantWithout) {
+      this(spreads, significantWithout, 1, 1);
+    }
+
+    /** More than one results file on a side: each cell is a mean of its runs' medians. */
+    public boolean repeated() {
+      return runsBefore > 1 || runsAfter > 1;
+    }
+  }
 
   /**
    * @param figures what the cells measure ("throughput and rate cells", "ladder overheads")
@@ -116,7 +129,19 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * @param spread  standard deviation of their own shifts on the log scale (0.05 ≈ 5%); null with too
    *                few cells to estimate it, when their verdicts assume no such shift
    */
-  public record Spread(String figures, int cells, Double spread) {}
+  public record Spread(String figures, int cells, Double spread, Source source) {
+    public Spread(String figures, int cells, Double spread) {
+      this(figures, cells, spread, Source.CHANGES);
+    }
+  }
+
+  /** What a spread between runs was estimated from. */
+  public enum Source {
+    /** The cells' changes between the one run a side (most cells are taken not to have changed). */
+    CHANGES,
+    /** The runs repeated on a side (no assumption about the change). */
+    REPEATS
+  }
 
   /** Two documents that must not be compared. */
   public static final class IncomparableException extends RuntimeException {
@@ -166,6 +191,221 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return of(before, after, minChange, alpha, normalization, entry -> true, true);
   }
 
+  /**
+   * Several runs a side (results files of the same code made hours apart, say): per cell, each run's
+   * median, the change of their geometric means after ÷ before, and a normal test whose variance is
+   * each run's own (the standard error from the interval of its median) plus the spread between
+   * runs, estimated from the runs repeated on a side ({@link RunToRun#spreadFromRepeats}), divided
+   * by the runs a side; never less strict than a Mann–Whitney U test on all the runs of a side
+   * together. One run a side is {@link #of(ResultsDocument, ResultsDocument, double, double, Normalization)}.
+   */
+  public static Comparison of(List<ResultsDocument> before, List<ResultsDocument> after, double minChange, double alpha,
+      Normalization normalization) {
+    if (before.isEmpty() || after.isEmpty()) {
+      throw new IllegalArgumentException("a comparison needs at least one results file a side");
+    }
+    if (before.size() == 1 && after.size() == 1) {
+      return of(before.get(0), after.get(0), minChange, alpha, normalization);
+    }
+    List<ResultsDocument> all = new ArrayList<>(before);
+    all.addAll(after);
+    for (int i = 0; i < all.size(); i++) {
+      ResultsDocument d = all.get(i);
+      String which = i < before.size() ? "BEFORE file " + (i + 1) : "AFTER file " + (i - before.size() + 1);
+      if (!Objects.equals(d.methodVersion(), all.get(0).methodVersion())) {
+        throw new IncomparableException("the files were made by different methods (" + name(all.get(0).methodVersion())
+            + " in BEFORE file 1, " + name(d.methodVersion()) + " in " + which + "): their figures are not comparable; re-measure");
+      }
+      if (normalization == Normalization.CALIBRATION && d.calibration() == null) {
+        throw new IncomparableException("--normalize calibration needs a calibration server in every run; " + which
+            + " has none");
+      }
+    }
+    List<String> differences = new ArrayList<>(differences(before.get(0), after.get(0)));
+    for (int i = 1; i < before.size(); i++) {
+      final int run = i + 1;
+      differences(before.get(0), before.get(i)).forEach(d -> differences.add("before, run " + run + " against run 1: " + d));
+    }
+    for (int i = 1; i < after.size(); i++) {
+      final int run = i + 1;
+      differences(after.get(0), after.get(i)).forEach(d -> differences.add("after, run " + run + " against run 1: " + d));
+    }
+    boolean acrossEnvironments = !differences.isEmpty() && normalization == Normalization.NONE;
+    boolean acrossTopologies = all.stream().map(Comparison::layout).distinct().count() > 1
+        && normalization == Normalization.NONE;
+    List<String> keys = new ArrayList<>();
+    List<Map<String, CellResult>> indexes = all.stream().map(Comparison::index).toList();
+    indexes.forEach(index -> index.keySet().stream().filter(k -> !keys.contains(k)).forEach(keys::add));
+    Map<ResultsDocument, RoundEffects> effects = new java.util.IdentityHashMap<>();
+    all.forEach(d -> effects.put(d, RoundEffects.of(d)));
+    List<Repeated> cells = new ArrayList<>();
+    for (String key : keys) {
+      cells.add(repeated(key, indexes.subList(0, before.size()), before, indexes.subList(before.size(), all.size()), after,
+          effects, normalization));
+    }
+    List<Spread> spreads = new ArrayList<>();
+    double[] spreadOf = new double[cells.size()];
+    for (boolean ladder : new boolean[] {false, true}) {
+      List<Integer> tested = new ArrayList<>();
+      for (int i = 0; i < cells.size(); i++) {
+        if (cells.get(i).draft() == null && (cells.get(i).kind() == CellKind.LADDER) == ladder) {
+          tested.add(i);
+        }
+      }
+      if (tested.isEmpty()) {
+        continue;
+      }
+      Optional<Double> spread = RunToRun.spreadFromRepeats(List.of(
+          repeats(tested.stream().map(i -> cells.get(i).before()).toList(), before.size()),
+          repeats(tested.stream().map(i -> cells.get(i).after()).toList(), after.size())));
+      spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null),
+          Source.REPEATS));
+      tested.forEach(i -> spreadOf[i] = spread.orElse(0.0));
+    }
+    List<Draft> without = new ArrayList<>();
+    List<Draft> drafts = new ArrayList<>();
+    for (int i = 0; i < cells.size(); i++) {
+      without.add(cells.get(i).finish(0));
+      drafts.add(cells.get(i).finish(spreadOf[i]));
+    }
+    long significantWithout = rows(without, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
+        .filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
+    return new Comparison(differences, normalization, alpha, minChange,
+        rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies), startupRows(before.get(0), after.get(0)),
+        false, new BetweenRuns(spreads, significantWithout, before.size(), after.size()));
+  }
+
+  /** One run's median of a cell (log) and its standard error; null where the run lacks the cell. */
+  private record RunMedian(double log, double standardError, List<Double> values) {}
+
+  /**
+   * A cell over several runs a side: either a finished draft (not testable: {@code draft} says why)
+   * or each run's median, to be finished once the spread between runs is known.
+   */
+  private record Repeated(String entry, String cell, CellKind kind, String metric, List<RunMedian> before,
+      List<RunMedian> after, boolean doubtful, boolean calibration, Draft draft) {
+    Draft finish(double spread) {
+      if (draft != null) {
+        return draft;
+      }
+      double[] b = side(before, spread);
+      double[] a = side(after, spread);
+      double log = a[0] - b[0];
+      double se = Math.sqrt(a[1] + b[1]);
+      List<Double> pooledBefore = new ArrayList<>();
+      List<Double> pooledAfter = new ArrayList<>();
+      before.stream().filter(Objects::nonNull).forEach(m -> pooledBefore.addAll(m.values()));
+      after.stream().filter(Objects::nonNull).forEach(m -> pooledAfter.addAll(m.values()));
+      double p = Math.max(MannWhitney.test(pooledBefore, pooledAfter).pValue(),
+          RunToRun.pValue(log, se, 0));
+      double z = 1.959963984540054 * se;
+      return new Draft(entry, cell, kind, metric, Math.exp(b[0]), Math.exp(a[0]),
+          new ShiftEstimate.Change(Math.exp(log), new Interval(Math.exp(log - z), Math.exp(log + z))), p, false, null,
+          doubtful, calibration);
+    }
+
+    /** The mean log median of a side's runs and its variance with {@code spread} between runs. */
+    private static double[] side(List<RunMedian> runs, double spread) {
+      List<RunMedian> present = runs.stream().filter(Objects::nonNull).toList();
+      double mean = present.stream().mapToDouble(RunMedian::log).average().orElseThrow();
+      double variance = present.stream().mapToDouble(m -> m.standardError() * m.standardError() + spread * spread).sum()
+          / ((double) present.size() * present.size());
+      return new double[] {mean, variance};
+    }
+  }
+
+  private static RunToRun.Repeats repeats(List<List<RunMedian>> cells, int runs) {
+    double[][] logs = new double[runs][cells.size()];
+    double[][] errors = new double[runs][cells.size()];
+    for (int c = 0; c < cells.size(); c++) {
+      for (int r = 0; r < runs; r++) {
+        RunMedian m = cells.get(c).get(r);
+        logs[r][c] = m == null ? Double.NaN : m.log();
+        errors[r][c] = m == null ? Double.NaN : m.standardError();
+      }
+    }
+    return new RunToRun.Repeats(logs, errors);
+  }
+
+  private static Repeated repeated(String key, List<Map<String, CellResult>> beforeIndexes, List<ResultsDocument> before,
+      List<Map<String, CellResult>> afterIndexes, List<ResultsDocument> after, Map<ResultsDocument, RoundEffects> effects,
+      Normalization normalization) {
+    String[] parts = key.split("\u0000");
+    String entry = parts[0];
+    String cellName = parts[1];
+    CellKind kind = CellKind.parse(parts[2]);
+    boolean calibration = parts[3].equals("c");
+    List<CellResult> b = beforeIndexes.stream().map(i -> i.get(key)).toList();
+    List<CellResult> a = afterIndexes.stream().map(i -> i.get(key)).toList();
+    boolean measuredBefore = b.stream().anyMatch(c -> c != null && c.measured());
+    boolean measuredAfter = a.stream().anyMatch(c -> c != null && c.measured());
+    java.util.function.Function<String, Repeated> notTested = why -> new Repeated(entry, cellName, kind, "", null, null,
+        true, calibration, new Draft(entry, cellName, kind, "", null, null, null, null, false, why, true, calibration));
+    if (!measuredBefore || !measuredAfter) {
+      return notTested.apply(!measuredBefore && !measuredAfter ? "measured in no run"
+          : !measuredBefore ? "not measured before" : "not measured after");
+    }
+    List<CellResult> every = new ArrayList<>(b);
+    every.addAll(a);
+    boolean doubtful = every.stream().anyMatch(c -> c != null && c.measured() && !Quality.trustworthy(c));
+    String metric;
+    java.util.function.BiFunction<CellResult, ResultsDocument, List<Double>> values;
+    if (kind == CellKind.LADDER) {
+      metric = "CPU-µs/req ÷ baseline";
+      Optional<String> baseline = java.util.stream.Stream.concat(before.stream(), after.stream())
+          .flatMap(d -> d.entries().stream()).filter(e -> e.id().equals(entry) && !e.standsOn().isEmpty())
+          .map(EntryResult::standsOn).findFirst();
+      if (baseline.isEmpty()) {
+        return new Repeated(entry, cellName, kind, metric, null, null, false, calibration, new Draft(entry, cellName, kind,
+            metric, null, null, null, null, false,
+            "the ladder's baseline: the floor its frameworks are divided by (its own change shows in its throughput cells)",
+            false, calibration));
+      }
+      values = (cell, document) -> overheads(cell, document, baseline.get());
+    } else {
+      boolean cpu = kind.constantRate() || every.stream().anyMatch(c -> c != null && c.flags().contains(Flag.CLIENT_BOUND));
+      Function<RunRecord, Double> figure = cpu
+          ? r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests())
+          : RunRecord::requestsPerSecond;
+      metric = cpu ? "CPU-µs/req" : "req/s";
+      if (normalization == Normalization.CALIBRATION) {
+        if (calibration) {
+          return new Repeated(entry, cellName, kind, metric, null, null, false, true, new Draft(entry, cellName, kind,
+              metric, null, null, null, null, false, "the calibration server itself: normalised, it is 1 on both sides",
+              false, true));
+        }
+        metric += " ÷ calibration";
+      }
+      values = (cell, document) -> values(cell, document, effects.get(document), figure, cpu, normalization);
+    }
+    List<RunMedian> beforeRuns = runMedians(b, before, values);
+    List<RunMedian> afterRuns = runMedians(a, after, values);
+    if (beforeRuns.stream().allMatch(Objects::isNull) || afterRuns.stream().allMatch(Objects::isNull)) {
+      final String shown = metric;
+      return new Repeated(entry, cellName, kind, shown, null, null, doubtful, calibration, new Draft(entry, cellName, kind,
+          shown, null, null, null, null, false, "no run of a side has the " + MedianInterval.minimumRuns(0.95)
+              + " runs an interval of its median needs" + (kind == CellKind.LADDER ? " (with its baseline in the same rounds)"
+              : normalization == Normalization.CALIBRATION ? " (with the calibration in the same rounds)" : ""),
+          doubtful, calibration));
+    }
+    return new Repeated(entry, cellName, kind, metric, beforeRuns, afterRuns, doubtful, calibration, null);
+  }
+
+  /** Per results file, the cell's median and its standard error; null where it is absent or too short for an interval. */
+  private static List<RunMedian> runMedians(List<CellResult> cells, List<ResultsDocument> documents,
+      java.util.function.BiFunction<CellResult, ResultsDocument, List<Double>> values) {
+    List<RunMedian> out = new ArrayList<>();
+    for (int i = 0; i < cells.size(); i++) {
+      CellResult cell = cells.get(i);
+      List<Double> v = cell == null || !cell.measured() ? List.of() : values.apply(cell, documents.get(i));
+      Optional<Interval> interval = MedianInterval.of(v, 0.95);
+      out.add(interval.isEmpty() || !(interval.get().low() > 0) ? null
+          : new RunMedian(Math.log(Statistics.median(v)),
+              (Math.log(interval.get().high()) - Math.log(interval.get().low())) / (2 * 1.959963984540054), v));
+    }
+    return out;
+  }
+
   private static Comparison of(ResultsDocument before, ResultsDocument after, double minChange, double alpha,
       Normalization normalization, java.util.function.Predicate<String> judged, boolean twoRuns) {
     if (!Objects.equals(before.methodVersion(), after.methodVersion())) {
@@ -182,10 +422,12 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     Map<String, CellResult> a = index(after);
     List<String> keys = new ArrayList<>(b.keySet());
     a.keySet().stream().filter(k -> !b.containsKey(k)).forEach(keys::add);
+    RoundEffects beforeEffects = RoundEffects.of(before);
+    RoundEffects afterEffects = RoundEffects.of(after);
     List<Draft> drafts = new ArrayList<>();
     for (String key : keys) {
       if (judged.test(key.split("\u0000")[0])) {
-        drafts.add(draft(key, b.get(key), a.get(key), before, after, normalization));
+        drafts.add(draft(key, b.get(key), a.get(key), before, after, beforeEffects, afterEffects, normalization));
       }
     }
     boolean acrossEnvironments = !differences.isEmpty() && normalization == Normalization.NONE;
@@ -349,7 +591,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   }
 
   private static Draft draft(String key, CellResult before, CellResult after, ResultsDocument beforeDoc,
-      ResultsDocument afterDoc, Normalization normalization) {
+      ResultsDocument afterDoc, RoundEffects beforeEffects, RoundEffects afterEffects, Normalization normalization) {
     String[] parts = key.split("\u0000");
     String entry = parts[0];
     String cellName = parts[1];
@@ -378,12 +620,12 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       }
       metricName += " ÷ calibration";
     }
-    List<Double> b = values(before, beforeDoc, metric, cpu, normalization);
-    List<Double> a = values(after, afterDoc, metric, cpu, normalization);
+    List<Double> b = values(before, beforeDoc, beforeEffects, metric, cpu, normalization);
+    List<Double> a = values(after, afterDoc, afterEffects, metric, cpu, normalization);
     boolean doubtful = !Quality.trustworthy(before) || !Quality.trustworthy(after);
     if (b.isEmpty() || a.isEmpty()) {
       return new Draft(entry, cellName, kind, metricName, null, null, null, null, false,
-          "no run could be normalised (the calibration server has no run in those rounds)", doubtful, calibration);
+          "no run could be normalised (the calibration server has no measured run)", doubtful, calibration);
     }
     ShiftEstimate.Change change = ShiftEstimate.ratioOfMedians(b, a, 0.95).orElse(null);
     if (change == null) {
@@ -448,55 +690,62 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return values;
   }
 
-  /** The counted runs' values, each divided by the calibration's run of the same round when normalising. */
-  private static List<Double> values(CellResult cell, ResultsDocument document, Function<RunRecord, Double> metric,
-      boolean cpu, Normalization normalization) {
+  /**
+   * The counted runs' values, each divided by its round's effect — the rounds are blocks, and what
+   * slowed a whole round is taken out, as in the run's own medians and intervals — and, when
+   * normalising, by the calibration server's median of the same endpoint over the run, taken alike.
+   * (Dividing each run by the calibration's one run of its round instead adds that run's own
+   * scatter: on the runs of 2026-12-02 it left a cell's runs spread by 17–19%, against 10–12% with
+   * the round effects.) Empty when normalising and the calibration has no measured run.
+   */
+  private static List<Double> values(CellResult cell, ResultsDocument document, RoundEffects effects,
+      Function<RunRecord, Double> metric, boolean cpu, Normalization normalization) {
+    double floor = 1;
+    if (normalization == Normalization.CALIBRATION) {
+      Optional<Double> calibration = calibrationOf(document, effects, cell.endpoint(), metric, cpu);
+      if (calibration.isEmpty()) {
+        return List.of();
+      }
+      floor = calibration.get();
+    }
     List<Double> values = new ArrayList<>();
     for (RunRecord run : cell.countedRuns()) {
-      double value = metric.apply(run);
-      if (!(value > 0) || !Double.isFinite(value)) {
-        continue;
+      double value = metric.apply(run) / (cpu ? effects.cpu(run.round()) : effects.rps(run.round()));
+      if (value > 0 && Double.isFinite(value)) {
+        values.add(value / floor);
       }
-      if (normalization == Normalization.CALIBRATION) {
-        Optional<Double> floor = calibrationOf(document, cell.endpoint(), run.round(), metric);
-        if (floor.isEmpty()) {
-          continue;
-        }
-        value /= floor.get();
-      }
-      values.add(value);
     }
     return values;
   }
 
-  /** The calibration's figure in {@code round}: its run of that endpoint, or the geometric mean of all its endpoints. */
-  static Optional<Double> calibrationOf(ResultsDocument document, String endpoint, int round,
-      Function<RunRecord, Double> metric) {
+  /**
+   * The calibration server's median over the run, its runs divided by their rounds' effects: of
+   * {@code endpoint}, or the geometric mean of its endpoints' medians for one it lacks (/validate).
+   */
+  static Optional<Double> calibrationOf(ResultsDocument document, RoundEffects effects, String endpoint,
+      Function<RunRecord, Double> metric, boolean cpu) {
     Optional<EntryResult> calibration = document.entries().stream().filter(EntryResult::calibration).findFirst();
     if (calibration.isEmpty()) {
       return Optional.empty();
     }
-    List<Double> sameRound = new ArrayList<>();
+    List<Double> medians = new ArrayList<>();
     for (CellResult cell : calibration.get().cells()) {
       if (cell.kind() != CellKind.THROUGHPUT) {
         continue;
       }
-      for (RunRecord run : cell.countedRuns()) {
-        if (run.round() == round) {
-          double v = metric.apply(run);
-          if (v > 0 && Double.isFinite(v)) {
-            if (cell.endpoint().equals(endpoint)) {
-              return Optional.of(v);
-            }
-            sameRound.add(v);
-          }
-        }
+      List<Double> adjusted = values(cell, document, effects, metric, cpu, Normalization.NONE);
+      if (adjusted.isEmpty()) {
+        continue;
       }
+      if (cell.endpoint().equals(endpoint)) {
+        return Optional.of(Statistics.median(adjusted));
+      }
+      medians.add(Statistics.median(adjusted));
     }
-    if (sameRound.isEmpty()) {
+    if (medians.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(Math.exp(sameRound.stream().mapToDouble(Math::log).average().orElseThrow()));
+    return Optional.of(Math.exp(medians.stream().mapToDouble(Math::log).average().orElseThrow()));
   }
 
   /** Every difference between the two environments a reviewer must know before reading a verdict. */
@@ -575,11 +824,24 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       environmentDifferences.forEach(d -> md.append("- ").append(d).append('\n'));
       md.append('\n');
     }
-    md.append(String.format(Locale.ROOT, "Per cell: the change after ÷ before (Hodges–Lehmann, with its 95%% interval), a "
-            + "Mann–Whitney U test on the two sets of runs, and Benjamini–Hochberg q-values over the %d tested cells "
-            + "(false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
-            + "Normalisation: %s. A † marks a cell not trustworthy on a side.%n%n",
-        rows.stream().filter(r -> r.pValue() != null).count(), alpha * 100, alpha, minChange * 100, normalization.wireName()));
+    long tested = rows.stream().filter(r -> r.pValue() != null).count();
+    if (betweenRuns != null && betweenRuns.repeated()) {
+      md.append(String.format(Locale.ROOT, "%d runs before, %d after. Per cell: each run's median; the change is the ratio "
+              + "of their geometric means, after ÷ before, with its 95%% interval from each run's own (the interval of its "
+              + "median) and the spread between runs below; the p-value is a normal test on the same, never smaller than a "
+              + "Mann–Whitney U test on all the runs of a side together; Benjamini–Hochberg q-values over the %d tested "
+              + "cells (false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
+              + "Normalisation: %s. The before and after columns are the geometric means of the runs' medians; a † marks "
+              + "a cell not trustworthy in a run.%n%n",
+          betweenRuns.runsBefore(), betweenRuns.runsAfter(), tested, alpha * 100, alpha, minChange * 100,
+          normalization.wireName()));
+    } else {
+      md.append(String.format(Locale.ROOT, "Per cell: the change after ÷ before (Hodges–Lehmann, with its 95%% interval), a "
+              + "Mann–Whitney U test on the two sets of runs, and Benjamini–Hochberg q-values over the %d tested cells "
+              + "(false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
+              + "Normalisation: %s. A † marks a cell not trustworthy on a side.%n%n",
+          tested, alpha * 100, alpha, minChange * 100, normalization.wireName()));
+    }
     if (betweenRuns != null) {
       md.append(betweenRunsSentence()).append("\n\n");
     }
@@ -598,7 +860,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
     if (!startup.isEmpty()) {
       md.append("\n## ").append(StartupTable.TITLE).append("\n\n")
-          .append("Absolute figures of each run (not normalised; no test: a few starts a side), lower is better.\n\n")
+          .append(betweenRuns != null && betweenRuns.repeated()
+              ? "Absolute figures of the first run of each side (not normalised; no test: a few starts a side), lower is better.\n\n"
+              : "Absolute figures of each run (not normalised; no test: a few starts a side), lower is better.\n\n")
           .append("| entry | figure | before | after | change |\n|---|---|---:|---:|---:|\n");
       for (StartupRow r : startup) {
         md.append("| ").append(r.entry()).append(" | ").append(r.metric()).append(" (").append(r.unit()).append(") | ")
@@ -621,21 +885,26 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     List<String> unknown = new ArrayList<>();
     for (Spread s : betweenRuns.spreads()) {
       if (s.spread() == null) {
-        unknown.add(String.format(Locale.ROOT, "the %d %s (fewer than %d: their verdicts assume no such shift)", s.cells(),
-            s.figures(), RunToRun.MIN_CELLS));
+        unknown.add(String.format(Locale.ROOT, "the %d %s (fewer than %d%s: their verdicts assume no such shift)", s.cells(),
+            s.figures(), RunToRun.MIN_CELLS, s.source() == Source.REPEATS ? " measured in two runs of a side" : ""));
       } else {
         parts.add(String.format(Locale.ROOT, "±%.1f%% over the %d %s", (Math.exp(s.spread()) - 1) * 100, s.cells(),
             s.figures()));
       }
     }
+    boolean fromRepeats = betweenRuns.spreads().stream().anyMatch(s -> s.source() == Source.REPEATS);
     StringBuilder out = new StringBuilder("Between two runs every cell also moves by a shift of its own that the runs "
-        + "inside one run cannot show (docs/REPORTS.md, \"Two runs are not one machine\"); its spread is estimated from the "
-        + "changes of all the cells, less what their own intervals explain");
+        + "inside one run cannot show (docs/REPORTS.md, \"Two runs are not one machine\"); its spread is estimated from "
+        + (fromRepeats
+            ? "how far each run's median of a cell lies from the mean of its side's runs (a shift of a whole run taken out), "
+                + "less what their own intervals explain"
+            : "the changes of all the cells, less what their own intervals explain"));
     out.append(parts.isEmpty() ? "" : ": " + String.join(", ", parts) + " (one standard deviation)");
     out.append(unknown.isEmpty() ? "" : "; not estimated for " + String.join(" and ", unknown));
-    out.append(String.format(Locale.ROOT, ". Every interval, p and q below includes it; on the scatter inside each run "
+    out.append(String.format(Locale.ROOT, ". Every interval, p and q below includes it%s; on the scatter inside each run "
         + "alone, %d cell%s would have been called significant. A change to one entry is measured best with both "
-        + "versions in one run (`--entries`).", betweenRuns.significantWithout(), betweenRuns.significantWithout() == 1 ? "" : "s"));
+        + "versions in one run (`--entries`).", fromRepeats ? ", divided among the runs of each side" : "",
+        betweenRuns.significantWithout(), betweenRuns.significantWithout() == 1 ? "" : "s"));
     return out.toString();
   }
 

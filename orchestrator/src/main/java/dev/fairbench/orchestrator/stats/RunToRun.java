@@ -57,6 +57,83 @@ public final class RunToRun {
     return Optional.of(Math.sqrt(Math.max(0, total * total - Statistics.median(variances))));
   }
 
+  /**
+   * The same spread from the runs repeated on a side instead of from the changes, which needs no
+   * assumption that most cells did not change: each run's log median of a cell against the mean of
+   * that side's runs of it (scaled by √(k/(k−1)) to a single run's deviation), with each run's
+   * shift of every cell alike taken out (the median of its deviations), less the median squared
+   * standard error of the runs. Robust as {@link #spread}: 1.4826 × the median absolute deviation,
+   * once more without the deviations beyond 3.5 of them.
+   *
+   * @param sides each side's runs: per run, per cell, its log median and that median's standard
+   *              error ({@code NaN} where the run lacks the cell); a side of one run adds nothing
+   * @return empty when fewer than {@link #MIN_CELLS} cells were measured in two runs of a side
+   */
+  public static Optional<Double> spreadFromRepeats(List<Repeats> sides) {
+    List<Double> deviations = new ArrayList<>();
+    List<Double> variances = new ArrayList<>();
+    int repeatedCells = 0;
+    for (Repeats side : sides) {
+      int runs = side.logMedians().length;
+      if (runs < 2) {
+        continue;
+      }
+      int cells = side.logMedians()[0].length;
+      double[][] raw = new double[runs][cells];
+      double[] scale = new double[cells];
+      for (int c = 0; c < cells; c++) {
+        int k = 0;
+        double sum = 0;
+        for (int r = 0; r < runs; r++) {
+          if (Double.isFinite(side.logMedians()[r][c])) {
+            k++;
+            sum += side.logMedians()[r][c];
+          }
+        }
+        for (int r = 0; r < runs; r++) {
+          raw[r][c] = k < 2 || !Double.isFinite(side.logMedians()[r][c]) ? Double.NaN : side.logMedians()[r][c] - sum / k;
+        }
+        scale[c] = k < 2 ? Double.NaN : Math.sqrt(k / (k - 1.0));
+        repeatedCells += k < 2 ? 0 : 1;
+      }
+      for (int r = 0; r < runs; r++) {
+        List<Double> ofRun = new ArrayList<>();
+        for (double d : raw[r]) {
+          if (Double.isFinite(d)) {
+            ofRun.add(d);
+          }
+        }
+        if (ofRun.isEmpty()) {
+          continue;
+        }
+        double wholeRun = Statistics.median(ofRun);
+        for (int c = 0; c < cells; c++) {
+          if (Double.isFinite(raw[r][c])) {
+            deviations.add((raw[r][c] - wholeRun) * scale[c]);
+            double error = side.standardErrors()[r][c];
+            variances.add(error * error);
+          }
+        }
+      }
+    }
+    if (repeatedCells < MIN_CELLS) {
+      return Optional.empty();
+    }
+    double first = robustSd(deviations, 0);
+    double total = first;
+    List<Double> kept = deviations.stream().filter(d -> Math.abs(d) <= OUTSIDE * first).toList();
+    if (kept.size() < deviations.size() && !kept.isEmpty()) {
+      total = robustSd(kept, 0);
+    }
+    return Optional.of(Math.sqrt(Math.max(0, total * total - Statistics.median(variances))));
+  }
+
+  /**
+   * One side's runs of the same cells: {@code logMedians[run][cell]} and the standard error of each
+   * ({@code NaN} where a run lacks the cell).
+   */
+  public record Repeats(double[][] logMedians, double[][] standardErrors) {}
+
   private static double robustSd(List<Double> values, double centre) {
     List<Double> deviations = new ArrayList<>();
     values.forEach(r -> deviations.add(Math.abs(r - centre)));

@@ -78,4 +78,23 @@ class CompareCommandTest {
     assertThat(execute("compare", a.toString(), a.toString(), "--normalize", "median")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("unknown normalization");
   }
+
+  @Test
+  void severalRunsASideAreGivenSeparatedByCommas() throws Exception {
+    Path a1 = results("a1.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path a2 = results("a2.json", 10_100, 9_900, 10_200, 10_000, 9_850, 10_250, 10_050, 9_950, 10_150);
+    Path b1 = results("b1.json", 10_000, 10_300, 9_800, 10_100, 9_900, 10_050, 10_200, 9_950, 10_000);
+    Path b2 = results("b2.json", 9_950, 10_020, 10_080, 9_990, 10_010, 9_960, 10_040, 10_000, 10_030);
+    Path html = dir.resolve("compare.html");
+    assertThat(execute("compare", a1 + "," + a2, b1 + "," + b2, "--html", html.toString())).isZero();
+    assertThat(out.toString()).contains("2 runs before, 2 after.").contains("| go-gin | json | req/s |");
+    assertThat(Files.readString(html)).contains(a1 + ", " + a2);
+  }
+
+  @Test
+  void entriesOfOneRunCannotBeGivenSeveralFiles() throws Exception {
+    Path a = results("a.json", 1, 2, 3);
+    assertThat(execute("compare", a + "," + a, "--entries", "go-gin,go-gin")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("ONE results file");
+  }
 }

@@ -92,6 +92,68 @@ class ComparisonTest {
         .contains("over the 40 throughput and rate cells").contains("cells would have been called significant");
   }
 
+  /** {@code count} runs of twenty entries, each run with shifts of its own of sd {@code spread}. */
+  private static List<ResultsDocument> runs(long firstSeed, int count, double spread, String slowed, double factor) {
+    return IntStream.range(0, count).mapToObj(i -> shifted(firstSeed + i, 20, spread, slowed, factor)).toList();
+  }
+
+  @Test
+  void severalRunsASideOfTheSameCodeAreNotSignificantAndTheSpreadComesFromTheRepeatedRuns() {
+    Comparison c = Comparison.of(runs(1, 3, 0.04, "", 1), runs(11, 3, 0.04, "", 1), 0.05, 0.05,
+        Comparison.Normalization.NONE);
+
+    assertThat(c.rows()).hasSize(40).allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
+    assertThat(c.betweenRuns().repeated()).isTrue();
+    assertThat(c.betweenRuns().spreads()).singleElement().satisfies(s -> {
+      assertThat(s.source()).isEqualTo(Comparison.Source.REPEATS);
+      assertThat(s.spread()).isBetween(0.02, 0.07);
+    });
+    assertThat(c.toMarkdown()).contains("3 runs before, 3 after.")
+        .contains("from the mean of its side's runs").contains("divided among the runs of each side");
+  }
+
+  @Test
+  void aChangeOfOneEntryTheSizeOfTheShiftsBetweenRunsIsFoundWithSeveralRunsASideNotWithOne() {
+    List<ResultsDocument> before = runs(1, 4, 0.04, "", 1);
+    List<ResultsDocument> after = runs(11, 4, 0.04, "entry-3", 0.88);
+
+    Comparison one = Comparison.of(before.get(0), after.get(0), 0.05, 0.05, Comparison.Normalization.NONE);
+    assertThat(one.rows()).filteredOn(r -> r.entry().equals("entry-3"))
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
+
+    Comparison four = Comparison.of(before, after, 0.05, 0.05, Comparison.Normalization.NONE);
+    assertThat(four.rows()).filteredOn(r -> r.entry().equals("entry-3")).hasSize(2).allSatisfy(r -> {
+      assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT);
+      assertThat(r.interval().low()).isLessThan(0.88).isLessThan(r.ratio());
+      assertThat(r.interval().high()).isGreaterThan(r.ratio()).isLessThan(0.95);
+    });
+    assertThat(four.rows()).filteredOn(r -> !r.entry().equals("entry-3"))
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
+  }
+
+  @Test
+  void oneRunAgainstSeveralTakesTheSpreadFromTheSideThatRepeats() {
+    Comparison c = Comparison.of(runs(1, 3, 0.04, "", 1), List.of(shifted(21, 20, 0.04, "", 1)), 0.05, 0.05,
+        Comparison.Normalization.NONE);
+    assertThat(c.betweenRuns().runsBefore()).isEqualTo(3);
+    assertThat(c.betweenRuns().runsAfter()).isEqualTo(1);
+    assertThat(c.betweenRuns().spreads()).singleElement().satisfies(s -> assertThat(s.spread()).isPositive());
+    assertThat(c.rows()).filteredOn(r -> r.verdict() == Comparison.Verdict.NOT_SIGNIFICANT).hasSizeGreaterThanOrEqualTo(38);
+  }
+
+  private static ResultsDocument withMethodVersion(ResultsDocument a, String methodVersion) {
+    return new ResultsDocument(a.schemaVersion(), methodVersion, a.environment(), a.method(), a.rounds(),
+        a.calibration(), a.breaks(), a.entries());
+  }
+
+  @Test
+  void severalRunsOfDifferentMethodsAreRefusedNamingTheFile() {
+    ResultsDocument other = withMethodVersion(shifted(5, 20, 0, "", 1), "another method");
+    assertThatThrownBy(() -> Comparison.of(runs(1, 2, 0, "", 1), List.of(shifted(3, 20, 0, "", 1), other), 0.05, 0.05,
+        Comparison.Normalization.NONE))
+        .isInstanceOf(Comparison.IncomparableException.class).hasMessageContaining("AFTER file 2");
+  }
+
   @Test
   void anEntryFarBeyondTheRunToRunSpreadIsStillFound() {
     Comparison c = Comparison.of(shifted(1, 20, 0, "", 1), shifted(2, 20, 0.02, "entry-3", 0.7));

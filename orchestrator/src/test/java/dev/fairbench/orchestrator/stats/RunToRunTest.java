@@ -78,4 +78,62 @@ class RunToRunTest {
     assertThat(same.low()).isCloseTo(0.95, within(1e-12));
     assertThat(same.high()).isCloseTo(1.05, within(1e-12));
   }
+
+  /**
+   * One side's {@code runs} runs of {@code cells} cells: each cell's log median is its own level, a
+   * shift of that run's own (sd {@code spread}) and its error (sd {@code error}), plus {@code wholeRun}
+   * times the run's index for every cell of it alike.
+   */
+  private static RunToRun.Repeats repeats(int runs, int cells, double spread, double error, double wholeRun, long seed) {
+    Random random = new Random(seed);
+    double[] levels = new double[cells];
+    for (int c = 0; c < cells; c++) {
+      levels[c] = Math.log(10_000) + random.nextGaussian();
+    }
+    double[][] logs = new double[runs][cells];
+    double[][] errors = new double[runs][cells];
+    for (int r = 0; r < runs; r++) {
+      for (int c = 0; c < cells; c++) {
+        logs[r][c] = levels[c] + spread * random.nextGaussian() + error * random.nextGaussian() + wholeRun * r;
+        errors[r][c] = error;
+      }
+    }
+    return new RunToRun.Repeats(logs, errors);
+  }
+
+  @Test
+  void theSpreadFromRepeatedRunsIsHowFarTheyScatterBeyondWhatTheirOwnIntervalsExplain() {
+    assertThat(RunToRun.spreadFromRepeats(List.of(repeats(3, 200, 0.05, 0.02, 0, 6), repeats(2, 200, 0.05, 0.02, 0, 7))))
+        .hasValueSatisfying(s -> assertThat(s).isCloseTo(0.05, within(0.008)));
+  }
+
+  @Test
+  void repeatedRunsNoWiderThanTheirOwnIntervalsLeaveNoSpreadWorthTheName() {
+    assertThat(RunToRun.spreadFromRepeats(List.of(repeats(3, 200, 0, 0.02, 0, 8))))
+        .hasValueSatisfying(s -> assertThat(s).isLessThan(0.008));
+  }
+
+  @Test
+  void aShiftOfAWholeRunIsNotASpread() {
+    assertThat(RunToRun.spreadFromRepeats(List.of(repeats(3, 100, 0.03, 0.01, 0.15, 9))))
+        .hasValueSatisfying(s -> assertThat(s).isCloseTo(0.03, within(0.008)));
+  }
+
+  @Test
+  void sidesOfOneRunOrTooFewRepeatedCellsGiveNoEstimate() {
+    assertThat(RunToRun.spreadFromRepeats(List.of(repeats(1, 100, 0.05, 0.01, 0, 10), repeats(1, 100, 0.05, 0.01, 0, 11))))
+        .isEmpty();
+    assertThat(RunToRun.spreadFromRepeats(List.of(repeats(2, RunToRun.MIN_CELLS - 1, 0.05, 0.01, 0, 12)))).isEmpty();
+  }
+
+  @Test
+  void aCellMissingFromARunIsLeftOutOfThatRunOnly() {
+    RunToRun.Repeats side = repeats(3, 200, 0.05, 0.02, 0, 13);
+    for (int c = 0; c < 50; c++) {
+      side.logMedians()[0][c] = Double.NaN;
+      side.standardErrors()[0][c] = Double.NaN;
+    }
+    assertThat(RunToRun.spreadFromRepeats(List.of(side)))
+        .hasValueSatisfying(s -> assertThat(s).isCloseTo(0.05, within(0.01)));
+  }
 }

@@ -30,7 +30,12 @@ public final class CompareHtml {
       h.append("</ul></div>");
     }
     h.append("<p>").append(Html.esc(String.format(Locale.ROOT,
-            "Mann–Whitney U per cell, Benjamini–Hochberg q-values (false discovery rate %.0f%%); significant when q < %.2g "
+            (comparison.betweenRuns() != null && comparison.betweenRuns().repeated()
+                ? comparison.betweenRuns().runsBefore() + " runs before, " + comparison.betweenRuns().runsAfter()
+                    + " after: per cell each run's median, the change of their geometric means, a normal test with each "
+                    + "run's own interval and the spread between runs (never less strict than Mann–Whitney U on all the "
+                    + "runs of a side)"
+                : "Mann–Whitney U per cell") + ", Benjamini–Hochberg q-values (false discovery rate %.0f%%); significant when q < %.2g "
                 + "and a change of at least %.0f%%, otherwise ~. Normalisation: %s. %d of %d cells significant.",
             comparison.alpha() * 100, comparison.alpha(), comparison.minChange() * 100,
             comparison.normalization().wireName(), comparison.significant(), comparison.rows().size())))

@@ -139,7 +139,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   public enum Source {
     /** The cells' changes between the one run a side (most cells are taken not to have changed). */
     CHANGES,
-    /** The runs repeated on a side (no assumption about the change). */
+    /** The runs repeated on a side, or the changes when they show more (the larger of the two). */
     REPEATS
   }
 
@@ -255,9 +255,18 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       if (tested.isEmpty()) {
         continue;
       }
-      Optional<Double> spread = RunToRun.spreadFromRepeats(List.of(
+      Optional<Double> fromRepeats = RunToRun.spreadFromRepeats(List.of(
           repeats(tested.stream().map(i -> cells.get(i).before()).toList(), before.size()),
           repeats(tested.stream().map(i -> cells.get(i).after()).toList(), after.size())));
+      // The repeats of a side only show how that side's runs differ; a run on the other side may
+      // differ more (another hour, another neighbour). The changes show that, as long as most cells
+      // did not change: the larger of the two readings is kept.
+      Optional<Double> fromChanges = RunToRun.spread(
+          tested.stream().map(i -> cells.get(i).finish(0).change()).map(c -> Math.log(c.ratio())).toList(),
+          tested.stream().map(i -> RunToRun.standardError(cells.get(i).finish(0).change().ratioInterval())).toList())
+          .map(shift -> shift / Math.sqrt(1.0 / before.size() + 1.0 / after.size()));
+      Optional<Double> spread = fromRepeats.isEmpty() ? fromChanges
+          : Optional.of(Math.max(fromRepeats.get(), fromChanges.orElse(0.0)));
       spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null),
           Source.REPEATS));
       tested.forEach(i -> spreadOf[i] = spread.orElse(0.0));
@@ -896,8 +905,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     StringBuilder out = new StringBuilder("Between two runs every cell also moves by a shift of its own that the runs "
         + "inside one run cannot show (docs/REPORTS.md, \"Two runs are not one machine\"); its spread is estimated from "
         + (fromRepeats
-            ? "how far each run's median of a cell lies from the mean of its side's runs (a shift of a whole run taken out), "
-                + "less what their own intervals explain"
+            ? "how far each run's median of a cell lies from the mean of its side's runs (a shift of a whole run taken out) "
+                + "and from the changes of all the cells, each less what their own intervals explain, the larger kept"
             : "the changes of all the cells, less what their own intervals explain"));
     out.append(parts.isEmpty() ? "" : ": " + String.join(", ", parts) + " (one standard deviation)");
     out.append(unknown.isEmpty() ? "" : "; not estimated for " + String.join(" and ", unknown));

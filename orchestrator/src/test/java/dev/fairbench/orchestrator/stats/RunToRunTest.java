@@ -52,6 +52,24 @@ class RunToRunTest {
   }
 
   @Test
+  void aHeavyTailOfShiftsWidensTheSpreadBeyondWhatTheMedianCellShows() {
+    // Shifts from a Student t with 3 degrees of freedom (scale 3%): the median absolute deviation
+    // reads about 1.13 × the scale, the 90th percentile 1.43 ×; the larger is kept.
+    Random random = new Random(14);
+    List<Double> changes = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      double chiSquare = 0;
+      for (int k = 0; k < 3; k++) {
+        double g = random.nextGaussian();
+        chiSquare += g * g;
+      }
+      changes.add(0.03 * random.nextGaussian() / Math.sqrt(chiSquare / 3));
+    }
+    assertThat(RunToRun.spread(changes, Collections.nCopies(2000, 0.0))).hasValueSatisfying(
+        s -> assertThat(s).isBetween(0.03 * 1.3, 0.03 * 1.6));
+  }
+
+  @Test
   void fewerCellsThanTheMinimumGiveNoEstimate() {
     assertThat(RunToRun.spread(changes(RunToRun.MIN_CELLS - 1, 0.05, 0.01, 5),
         Collections.nCopies(RunToRun.MIN_CELLS - 1, 0.01))).isEmpty();

@@ -52,7 +52,8 @@ public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "BEFORE.json[,BEFORE.json...]", split = ",",
-      description = "Results of the run before the change; several runs of it separated by commas.")
+      description = "Results of the run before the change (its results.json, or the folder holding it); several "
+          + "runs of it separated by commas, each run once.")
   List<Path> before;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "AFTER.json[,AFTER.json...]", split = ",",

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 public final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "RESULTS.json", description = "A results file written by `fairbench run`.")
+  @Parameters(paramLabel = "RESULTS.json", description = "A results file written by `fairbench run`, or its run folder.")
   Path results;
 
   @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
@@ -51,6 +51,7 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    results = ResultsFiles.resolve(results);
     ResultsDocument document = ResultsFiles.read(results);
     if (rederive) {
       document = dev.fairbench.orchestrator.pipeline.Derivation.derive(document);

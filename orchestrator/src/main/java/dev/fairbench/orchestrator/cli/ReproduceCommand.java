@@ -40,7 +40,7 @@ public final class ReproduceCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ImplsOption impls;
 
-  @Parameters(index = "0", paramLabel = "RESULTS.json", description = "The results file to take the settings from.")
+  @Parameters(index = "0", paramLabel = "RESULTS.json", description = "The results file to take the settings from, or its run folder.")
   Path results;
 
   @Parameters(index = "1", paramLabel = "ENTRY[:VARIANT]", description = "The entry, as its id in the file.")
@@ -57,6 +57,7 @@ public final class ReproduceCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    results = ResultsFiles.resolve(results);
     ResultsDocument recorded = ResultsFiles.read(results);
     if (recorded.method() == null) {
       throw new UsageException(results + " records no method block: it cannot be reproduced");

@@ -11,10 +11,27 @@ import java.nio.file.Path;
 final class ResultsFiles {
   private ResultsFiles() {}
 
-  static ResultsDocument read(Path file) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new UsageException("no such file: " + file);
+  /** The results file named: the file itself, or the results.json in a run's output folder. */
+  static Path resolve(Path named) {
+    if (named.toString().isEmpty()) {
+      throw new UsageException("an empty file name (two commas in a row, or a comma at the start?)");
     }
+    if (Files.isDirectory(named)) {
+      Path file = named.resolve("results.json");
+      if (!Files.isRegularFile(file)) {
+        throw new UsageException(named + " is a folder with no results.json in it");
+      }
+      return file;
+    }
+    if (!Files.isRegularFile(named)) {
+      throw new UsageException("no such file: " + named);
+    }
+    return named;
+  }
+
+  /** A results file, or the one in a run's output folder. */
+  static ResultsDocument read(Path named) throws IOException {
+    Path file = resolve(named);
     ResultsDocument document;
     try {
       int schema = ResultsJson.mapper().readTree(file.toFile()).path("schemaVersion").asInt(0);

@@ -199,6 +199,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * by the runs a side; never less strict than a Mann–Whitney U test on all the runs of a side
    * together. One run a side is {@link #of(ResultsDocument, ResultsDocument, double, double, Normalization)}.
    */
+  /** "BEFORE file 2" or "AFTER file 1": the {@code i}th of the files, before ones first. */
+  private static String side(int i, int beforeCount) {
+    return i < beforeCount ? "BEFORE file " + (i + 1) : "AFTER file " + (i - beforeCount + 1);
+  }
+
   public static Comparison of(List<ResultsDocument> before, List<ResultsDocument> after, double minChange, double alpha,
       Normalization normalization) {
     if (before.isEmpty() || after.isEmpty()) {
@@ -211,7 +216,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     all.addAll(after);
     for (int i = 0; i < all.size(); i++) {
       ResultsDocument d = all.get(i);
-      String which = i < before.size() ? "BEFORE file " + (i + 1) : "AFTER file " + (i - before.size() + 1);
+      String which = side(i, before.size());
       if (!Objects.equals(d.methodVersion(), all.get(0).methodVersion())) {
         throw new IncomparableException("the files were made by different methods (" + name(all.get(0).methodVersion())
             + " in BEFORE file 1, " + name(d.methodVersion()) + " in " + which + "): their figures are not comparable; re-measure");
@@ -219,6 +224,14 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       if (normalization == Normalization.CALIBRATION && d.calibration() == null) {
         throw new IncomparableException("--normalize calibration needs a calibration server in every run; " + which
             + " has none");
+      }
+    }
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = i + 1; j < all.size(); j++) {
+        if (all.get(i).equals(all.get(j))) {
+          throw new IncomparableException(side(i, before.size()) + " and " + side(j, before.size())
+              + " hold the same run: a run given twice would pass for two runs that agree; give each run once");
+        }
       }
     }
     List<String> differences = new ArrayList<>(differences(before.get(0), after.get(0)));

@@ -97,4 +97,37 @@ class CompareCommandTest {
     assertThat(execute("compare", a + "," + a, "--entries", "go-gin,go-gin")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("ONE results file");
   }
+
+  @Test
+  void aRunGivenTwiceOnASideIsRefused() throws Exception {
+    Path a1 = results("a1.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path copy = dir.resolve("copy-of-a1.json");
+    Files.copy(a1, copy);
+    Path b1 = results("b1.json", 10_000, 10_300, 9_800, 10_100, 9_900, 10_050, 10_200, 9_950, 10_000);
+    assertThat(execute("compare", a1 + "," + copy, b1.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("BEFORE file 1 and BEFORE file 2 hold the same run").contains("give each run once");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void aRunFolderStandsForItsResultsFile() throws Exception {
+    Path before = Files.createDirectories(dir.resolve("before"));
+    Path after = Files.createDirectories(dir.resolve("after"));
+    Files.move(results("a.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000),
+        before.resolve("results.json"));
+    Files.move(results("b.json", 9_000, 9_040, 8_990, 9_010, 8_980, 9_030, 9_000, 8_970, 9_020),
+        after.resolve("results.json"));
+    assertThat(execute("compare", before.toString(), after.toString())).isZero();
+    assertThat(out.toString()).contains("| go-gin | json | req/s | 10,000 | 9,000 | -10.0% [");
+  }
+
+  @Test
+  void aFolderWithoutResultsAndAnEmptyNameAreUsageErrors() throws Exception {
+    Path b = results("b.json", 1, 2, 3);
+    Path logs = Files.createDirectories(dir.resolve("logs"));
+    assertThat(execute("compare", logs.toString(), b.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("is a folder with no results.json in it");
+    assertThat(execute("compare", b + ",," + b, b.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("an empty file name");
+  }
 }

@@ -138,7 +138,7 @@ public class RunCommand implements Callable<Integer> {
   boolean noCalibration;
 
   @Option(names = "--no-baselines", description = "Leave out the runtimes' bare servers (entries of kind baseline) "
-      + "when no entries are named, and with them the ladder.")
+      + "when no entries are named, and with them the ladder; a baseline named is run.")
   boolean noBaselines;
 
   @Option(names = "--ladder-share", paramLabel = "PERCENT",

@@ -254,8 +254,10 @@ public final class RunSession {
     } catch (UnknownEntryException e) {
       throw new PreflightException(e.getMessage());
     }
+    // --no-baselines leaves out the baselines that "every entry" would bring; one named is run.
     return chosen.stream()
-        .filter(c -> request.baselines() || !c.selection().variant().map(v -> v.baseline()).orElse(false))
+        .filter(c -> request.baselines() || !selectors.isEmpty()
+            || !c.selection().variant().map(v -> v.baseline()).orElse(false))
         .toList();
   }
 

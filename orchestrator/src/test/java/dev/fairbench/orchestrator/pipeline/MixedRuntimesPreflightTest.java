@@ -72,10 +72,15 @@ class MixedRuntimesPreflightTest {
 
   private RunSession.Request request(List<String> selectors, ServerRuntime defaultRuntime, RunSession.RuntimeMaker maker,
       EntryCatalog catalog) {
+    return request(selectors, defaultRuntime, maker, catalog, true);
+  }
+
+  private RunSession.Request request(List<String> selectors, ServerRuntime defaultRuntime, RunSession.RuntimeMaker maker,
+      EntryCatalog catalog, boolean baselines) {
     RunConfig config = RunConfig.conformanceOnly(LIMITS, Duration.ofSeconds(2));
     return new RunSession.Request(selectors, catalog, dir.resolve("calibration"), "nginx", config, dir.resolve("out"),
-        logs -> defaultRuntime, (now, runtime, client, loadGenerator, cfg) -> ResultsFixtures.environment(), true, "", "",
-        null, "", LocalLoadClient::new, maker);
+        logs -> defaultRuntime, (now, runtime, client, loadGenerator, cfg) -> ResultsFixtures.environment(), baselines,
+        "", "", null, "", LocalLoadClient::new, maker);
   }
 
   private RunSession.Request request(List<String> selectors, ServerRuntime defaultRuntime, RunSession.RuntimeMaker maker) {
@@ -228,5 +233,25 @@ class MixedRuntimesPreflightTest {
         .hasMessageContaining("taskset: memory is not limited")
         .hasMessageContaining("needs the same limits in both");
     assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void noBaselinesLeavesOutTheBaselinesOfARunOverEveryEntry() throws Exception {
+    EntryCatalog ladder = EntryCatalog.load(TestEntries.impls().resolveSibling("ladder"));
+
+    assertThat(run(request(List.of(), new Inert(RuntimeKind.NATIVE), noSecondRuntime(), ladder, false)).entries())
+        .extracting(EntryResult::id).containsExactly("tiny-framework");
+  }
+
+  @Test
+  void aBaselineNamedIsRunEvenWithNoBaselines() throws Exception {
+    EntryCatalog ladder = EntryCatalog.load(TestEntries.impls().resolveSibling("ladder"));
+
+    assertThat(run(request(List.of("tiny-bare", "tiny-framework"), new Inert(RuntimeKind.NATIVE), noSecondRuntime(),
+        ladder, false)).entries()).extracting(EntryResult::id).containsExactly("tiny-bare", "tiny-framework");
+  }
+
+  private static RunSession.RuntimeMaker noSecondRuntime() {
+    return (kind, logs) -> { throw new AssertionError("no second runtime"); };
   }
 }

@@ -191,6 +191,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return of(before, after, minChange, alpha, normalization, entry -> true, true);
   }
 
+  /** "BEFORE file 2" or "AFTER file 1": the {@code i}th of the files, before ones first. */
+  private static String side(int i, int beforeCount) {
+    return i < beforeCount ? "BEFORE file " + (i + 1) : "AFTER file " + (i - beforeCount + 1);
+  }
+
   /**
    * Several runs a side (results files of the same code made hours apart, say): per cell, each run's
    * median, the change of their geometric means after ÷ before, and a normal test whose variance is
@@ -199,11 +204,6 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * by the runs a side; never less strict than a Mann–Whitney U test on all the runs of a side
    * together. One run a side is {@link #of(ResultsDocument, ResultsDocument, double, double, Normalization)}.
    */
-  /** "BEFORE file 2" or "AFTER file 1": the {@code i}th of the files, before ones first. */
-  private static String side(int i, int beforeCount) {
-    return i < beforeCount ? "BEFORE file " + (i + 1) : "AFTER file " + (i - beforeCount + 1);
-  }
-
   public static Comparison of(List<ResultsDocument> before, List<ResultsDocument> after, double minChange, double alpha,
       Normalization normalization) {
     if (before.isEmpty() || after.isEmpty()) {

@@ -28,7 +28,7 @@ func newServer() *echo.Echo {
 	e.GET("/plaintext", plaintext)
 	e.GET("/json", jsonHello)
 	e.GET("/user/:id", user)
-	e.POST("/validate", validate, middleware.BodyLimit(maxBody))
+	e.POST("/validate", validate, requireJSON, middleware.BodyLimit(maxBody))
 	return e
 }
 

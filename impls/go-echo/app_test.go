@@ -98,31 +98,34 @@ func TestValidateMediaType(t *testing.T) {
 
 func TestValidateBody(t *testing.T) {
 	cases := map[string]int{
-		`{"name":"Zoë","age":30}`:             http.StatusOK,
-		`{"name":"a","age":0}`:                http.StatusOK,
-		`{"name":"a","age":150}`:              http.StatusOK,
-		`{"name":"a","age":30.0}`:             http.StatusOK,
-		`{"name":"a","age":1.5e2}`:            http.StatusOK,
-		`{"Name":"x","name":"y","age":1}`:     http.StatusOK,
-		`{"name":"a","age":1,"extra":[1,{}]}`: http.StatusOK,
-		`{"NAME":"a","AGE":1}`:                http.StatusBadRequest,
-		`{"name":"","age":1}`:                 http.StatusBadRequest,
-		`{"name":null,"age":1}`:               http.StatusBadRequest,
-		`{"name":1,"age":1}`:                  http.StatusBadRequest,
-		`{"name":"a"}`:                        http.StatusBadRequest,
-		`{"name":"a","age":null}`:             http.StatusBadRequest,
-		`{"name":"a","age":"30"}`:             http.StatusBadRequest,
-		`{"name":"a","age":30.5}`:             http.StatusBadRequest,
-		`{"name":"a","age":151.0}`:            http.StatusBadRequest,
-		`{"name":"a","age":-1}`:               http.StatusBadRequest,
-		`{"name":"a","age":1e400}`:            http.StatusBadRequest,
-		`{"name":"a","age":true}`:             http.StatusBadRequest,
-		`{"name":"a","age":1} x`:              http.StatusBadRequest,
-		`{"name":"a","age":1}{}`:              http.StatusBadRequest,
-		"{\"name\":\"a\xff\",\"age\":1}":      http.StatusBadRequest,
-		`null`:                                http.StatusBadRequest,
-		`[]`:                                  http.StatusBadRequest,
-		``:                                    http.StatusBadRequest,
+		`{"name":"Zoë","age":30}`:               http.StatusOK,
+		`{"name":"a","age":0}`:                  http.StatusOK,
+		`{"name":"a","age":150}`:                http.StatusOK,
+		`{"name":"a","age":30.0}`:               http.StatusOK,
+		`{"name":"a","age":1.5e2}`:              http.StatusOK,
+		`{"Name":"x","name":"y","age":1}`:       http.StatusOK,
+		`{"name":"a","age":1,"extra":[1,{}]}`:   http.StatusOK,
+		`{"NAME":"a","AGE":1}`:                  http.StatusBadRequest,
+		`{"name":"","age":1}`:                   http.StatusBadRequest,
+		`{"name":null,"age":1}`:                 http.StatusBadRequest,
+		`{"name":1,"age":1}`:                    http.StatusBadRequest,
+		`{"name":"a"}`:                          http.StatusBadRequest,
+		`{"name":"a","age":null}`:               http.StatusBadRequest,
+		`{"name":"a","age":"30"}`:               http.StatusBadRequest,
+		`{"name":"a","age":30.5}`:               http.StatusBadRequest,
+		`{"name":"a","age":151.0}`:              http.StatusBadRequest,
+		`{"name":"a","age":-1}`:                 http.StatusBadRequest,
+		`{"name":"a","age":1e400}`:              http.StatusBadRequest,
+		`{"name":"a","age":true}`:               http.StatusBadRequest,
+		`{"name":"a","age":1} x`:                http.StatusBadRequest,
+		`{"name":"a","age":1}{}`:                http.StatusBadRequest,
+		"{\"name\":\"a\xff\",\"age\":1}":        http.StatusBadRequest,
+		`null`:                                  http.StatusBadRequest,
+		`[]`:                                    http.StatusBadRequest,
+		``:                                      http.StatusBadRequest,
+		`{"name":"a","age":30.000000000000001}`: http.StatusBadRequest,
+		`{"name":"a","age":1e-400}`:             http.StatusBadRequest,
+		`{"name":"a","age":1e999999999999}`:     http.StatusBadRequest,
 	}
 	for body, status := range cases {
 		if rec := serve(t, http.MethodPost, "/validate", "application/json", body); rec.Code != status {
@@ -143,6 +146,9 @@ func TestBodyOverOneMebibyte(t *testing.T) {
 	body := `{"name":"` + pad + `","age":1}`
 	if rec := serve(t, http.MethodPost, "/validate", "application/json", body); rec.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("status %d, want 413", rec.Code)
+	}
+	if rec := serve(t, http.MethodPost, "/validate", "text/plain", body); rec.Code != http.StatusUnsupportedMediaType {
+		t.Errorf("over 1 MiB as text/plain: status %d, want 415 (the media type comes first)", rec.Code)
 	}
 	exact := `{"name":"` + strings.Repeat("a", 1<<20-len(`{"name":"","age":1}`)) + `","age":1}`
 	if rec := serve(t, http.MethodPost, "/validate", "application/json", exact); rec.Code != http.StatusOK {

@@ -7,6 +7,7 @@ application with orjson (the granian variant).
 """
 
 import json
+from decimal import Decimal
 from typing import Any, Awaitable, Callable, Iterable
 
 MAX_BODY_SIZE = 1024 * 1024  # 1 MiB: a body of more bytes than this is a 413
@@ -30,9 +31,11 @@ def _reject_constant(constant: str) -> Any:
 
 def strict_loads(body: bytes) -> Any:
     """RFC 8259 JSON with the standard library: UTF-8 only (json.loads would also take UTF-16 and
-    UTF-32 bytes) and no NaN, Infinity or -Infinity (json.loads accepts them by default). Raises
-    ValueError, or RecursionError for deep nesting."""
-    return json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+    UTF-32 bytes) and no NaN, Infinity or -Infinity (json.loads accepts them by default). Numbers
+    with a fraction or an exponent are exact Decimals, not floats: a float rounds
+    30.000000000000001 or 1e-400 to an integer, and the contract calls them fractions (SPEC 7.8).
+    Raises ValueError, or RecursionError for deep nesting."""
+    return json.loads(body.decode("utf-8"), parse_constant=_reject_constant, parse_float=Decimal)
 
 
 def stdlib_dumps(value: Any) -> bytes:
@@ -92,8 +95,13 @@ def validated(data: Any) -> tuple[str, int]:
     if not isinstance(name, str) or not name:
         raise HTTPError(400, "name must be a non-empty string")
     age = data.get("age")
-    # JSON has one number type: 30.0 and 3e1 are the integer 30 (SPEC 7.10).
-    if isinstance(age, float) and age.is_integer():
+    # JSON has one number type: 30.0 and 3e1 are the integer 30 (SPEC 7.10). strict_loads gives
+    # them as Decimal (converted only within the bounds' reach: int(Decimal("1e999999999")) would
+    # build a billion-digit int), orjson as float.
+    if isinstance(age, Decimal):
+        if age.copy_abs() <= 1000 and age == age.to_integral_value():
+            age = int(age)
+    elif isinstance(age, float) and age.is_integer():
         age = int(age)
     # bool is a subclass of int in Python: true is not an age.
     if isinstance(age, bool) or not isinstance(age, int) or not 0 <= age <= 150:

@@ -1,4 +1,5 @@
 import json
+from decimal import Decimal
 from typing import Any
 
 from blacksheep import Application, Request, Response, get, post, text
@@ -20,8 +21,10 @@ def _reject_constant(constant: str) -> Any:
 
 
 def strict_loads(data: bytes) -> Any:
-    """RFC 8259 JSON with the standard library: UTF-8 only, no NaN/Infinity."""
-    return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+    """RFC 8259 JSON with the standard library: UTF-8 only, no NaN/Infinity. Numbers with a
+    fraction or an exponent are exact Decimals, not floats: a float rounds 30.000000000000001 or
+    1e-400 to an integer, and the contract calls them fractions (SPEC 7.8)."""
+    return json.loads(data.decode("utf-8"), parse_constant=_reject_constant, parse_float=Decimal)
 
 
 def is_unicode_text(text: str) -> bool:
@@ -129,8 +132,13 @@ async def validate(request: Request) -> Response:
     if not is_unicode_text(name):
         raise BadRequest("name must be Unicode text, not a lone surrogate escape")
     age = data.get("age")
-    # JSON has one number type: 30.0 is the integer 30.
-    if isinstance(age, float) and age.is_integer():
+    # JSON has one number type: 30.0 is the integer 30. strict_loads gives it as a Decimal
+    # (converted only within the bounds' reach: int(Decimal("1e999999999")) would build a
+    # billion-digit int), orjson as a float.
+    if isinstance(age, Decimal):
+        if age.copy_abs() <= 1000 and age == age.to_integral_value():
+            age = int(age)
+    elif isinstance(age, float) and age.is_integer():
         age = int(age)
     if not isinstance(age, int) or isinstance(age, bool) or not 0 <= age <= 150:
         raise BadRequest("age must be an integer from 0 to 150")

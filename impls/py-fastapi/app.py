@@ -1,4 +1,5 @@
 import json
+from decimal import Decimal
 from typing import Annotated, Any, Callable, Coroutine
 
 from fastapi import APIRouter, FastAPI, Request, Response
@@ -46,7 +47,9 @@ class StrictJSONRequest(Request):
             except UnicodeDecodeError:
                 raise HTTPException(status_code=400, detail="request body is not valid UTF-8")
             try:
-                self._json = json.loads(text, parse_constant=_reject_constant)
+                # Fractions as Decimal, not float: a float rounds 30.000000000000001 and 1e-400
+                # to integers, which the contract calls fractions (SPEC 7.8).
+                self._json = json.loads(text, parse_constant=_reject_constant, parse_float=Decimal)
             except RecursionError:
                 raise HTTPException(status_code=400, detail="JSON is nested too deeply")
         return self._json
@@ -73,8 +76,14 @@ class StrictJSONRoute(APIRoute):
 
 
 def _integral_float_to_int(value: Any) -> Any:
-    # JSON has one number type: 30.0 is the integer 30, which strict mode would refuse.
-    if isinstance(value, float) and value.is_integer():
+    # JSON has one number type: 30.0 is the integer 30, which strict mode would refuse. Numbers
+    # with a fraction or an exponent arrive as exact Decimals; only an integral one within the
+    # bounds' reach is converted (int(Decimal("1e999999999")) would build a billion-digit int),
+    # anything else stays a Decimal, which strict mode refuses as "not a valid integer".
+    if isinstance(value, Decimal) and value.copy_abs() <= 1000:
+        if value == value.to_integral_value():
+            return int(value)
+    elif isinstance(value, float) and value.is_integer():
         return int(value)
     return value
 

@@ -1,6 +1,7 @@
 """The fairbench contract (docs/SPEC.md) in Flask 3, served by any WSGI server (serve.py)."""
 
 import json
+from decimal import Decimal
 from typing import Any
 
 from flask import Flask, Request, Response, abort, request
@@ -16,13 +17,15 @@ def _reject_constant(constant: str) -> Any:
 
 class StrictJSONProvider(DefaultJSONProvider):
     """RFC 8259 JSON with the standard library, which by default also reads NaN and Infinity,
-    guesses UTF-16/32 from bytes, and raises RecursionError (not ValueError) on deep nesting."""
+    guesses UTF-16/32 from bytes, and raises RecursionError (not ValueError) on deep nesting.
+    Numbers with a fraction or an exponent are read as exact Decimals, not floats: a float rounds
+    30.000000000000001 or 1e-400 to an integer, and the contract calls them fractions (SPEC 7.8)."""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         if isinstance(s, (bytes, bytearray)):
             s = s.decode("utf-8")  # a UnicodeDecodeError is a ValueError: 400
         try:
-            return json.loads(s, parse_constant=_reject_constant, **kwargs)
+            return json.loads(s, parse_constant=_reject_constant, parse_float=Decimal, **kwargs)
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
 
@@ -106,8 +109,9 @@ def validate() -> dict[str, Any]:
     if not _is_unicode(name):
         abort(400, description="name holds a lone surrogate escape, which is not a character")
     age = data.get("age")
-    # JSON has one number type: 30.0 is the integer 30.
-    if isinstance(age, float) and age.is_integer():
+    # JSON has one number type: 30.0 is the integer 30. It arrives as a Decimal, converted only
+    # within the bounds' reach (int(Decimal("1e999999999")) would build a billion-digit int).
+    if isinstance(age, Decimal) and age.copy_abs() <= 1000 and age == age.to_integral_value():
         age = int(age)
     if not isinstance(age, int) or isinstance(age, bool) or not 0 <= age <= 150:
         abort(400, description="age must be an integer from 0 to 150")

@@ -41,6 +41,16 @@ class ValidateTest(unittest.TestCase):
                 self.assertEqual(response.content.count(b'"age":%d,' % age), 1)
         self.assert_error(self.post('{"name":"a","age":151.0}'), 400)
 
+    def test_fractions_too_fine_for_a_float_are_fractions(self) -> None:
+        for body in ('{"name":"a","age":30.000000000000001}', '{"name":"a","age":150.0000000000000000001}',
+                     '{"name":"a","age":1e-400}', '{"name":"a","age":-1e-400}', '{"name":"a","age":1e400}',
+                     '{"name":"a","age":1e999999999}', '{"name":"a","age":1e-999999999}'):
+            with self.subTest(body=body):
+                self.assert_error(self.post(body), 400)
+        response = self.post('{"name":"a","age":1500e-1,"x":1e400}')
+        self.assertEqual(response.status_code, 200, response.text)
+        self.assertEqual(response.json()["age"], 150)
+
     def test_strict_json(self) -> None:
         for body in ('{"name":"a","age":NaN}', '{"name":"a","age":1,"x":Infinity}', "[" * 100_000,
                      '{"name":"a","age":1} x'):

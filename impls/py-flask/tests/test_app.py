@@ -91,6 +91,17 @@ class AppTest(unittest.TestCase):
                 self.assertEqual(response.status_code, 200)
                 self.assertIn(b'"age":%d,' % age, response.data)
 
+    def test_fractions_too_fine_for_a_float_are_fractions(self) -> None:
+        for literal in ("30.000000000000001", "150.0000000000000000001", "1e-400", "-1e-400",
+                        "1e999999999", "1e-999999999"):
+            with self.subTest(age=literal):
+                self.assert_error(self.post('{"name":"a","age":%s}' % literal), 400)
+        for literal, age in (("1500e-1", 150), ("-0.0", 0), ("0e999999999", 0)):
+            with self.subTest(age=literal):
+                response = self.post('{"name":"a","age":%s,"x":1.5e-400}' % literal)
+                self.assertEqual(response.status_code, 200, response.data)
+                self.assertIn(b'"age":%d,' % age, response.data)
+
     def test_strict_json(self) -> None:
         for body in ("", "null", "[]", '"a"', "42", "{", "{'name':'a','age':1}", '{"name":"a","age":1,}',
                      OK + " x", OK + OK, '{"name":"a","age":NaN}', '{"name":"a","age":1,"x":-Infinity}',

@@ -29,6 +29,13 @@ describe('POST /validate', () => {
 		expect(await response.text()).toBe('{"name":" a ","age":30,"valid":true}')
 	})
 
+	test('refuses a fraction too fine for a double, and keeps integral floats', async () => {
+		for (const age of ['30.000000000000001', '150.0000000000000000001', '1e-400', '-1e-400'])
+			await expectError(await post(`{"name":"a","age":${age}}`), 400)
+		const response = await post('{"name":"a","age":1500e-1,"x":1e-400}')
+		expect(await response.text()).toBe('{"name":"a","age":150,"valid":true}')
+	})
+
 	test('refuses a numeric string age instead of coercing it', async () => {
 		await expectError(await post('{"name":"a","age":"30"}'), 400)
 	})

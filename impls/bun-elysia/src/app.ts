@@ -46,6 +46,30 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 	return false
 }
 
+// JSON.parse reads every number as a double, which rounds a fraction too fine for one
+// (30.000000000000001, 150.0000000000000000001, 1e-400) to an integer; the contract calls it a
+// fraction (SPEC 7.8). Only a text with a digit before `.`, `e` or `E` can hold such a number; it is
+// parsed with a reviver that reads each integral number's source text (JSON.parse source text
+// access, which Bun implements) and turns an inexact one into NaN, which the schema refuses.
+const FRACTION_OR_EXPONENT = /\d[.eE]/
+
+function exactNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
+	if (typeof value === 'number' && Number.isInteger(value) && context?.source !== undefined)
+		return isIntegral(context.source) ? value : Number.NaN
+	return value
+}
+
+/** Whether a JSON number literal's exact decimal value is an integer (30.0, 1500e-1, -0: yes). */
+export function isIntegral(literal: string): boolean {
+	const match = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal)
+	if (match === null) return false
+	const [, whole, fraction = '', exponent = '0'] = match
+	const digits = whole + fraction
+	const significant = digits.replace(/0+$/, '')
+	if (!/[1-9]/.test(significant)) return true // a zero
+	return Number(exponent) - fraction.length + (digits.length - significant.length) >= 0
+}
+
 const tooLarge = () =>
 	new RequestRejected(413, `request body exceeds ${MAX_BODY_BYTES} bytes`)
 
@@ -63,7 +87,8 @@ export const app = new Elysia()
 		if (mediaType?.trim().toLowerCase() !== 'application/json')
 			throw new RequestRejected(415, 'Content-Type must be application/json')
 
-		const body: unknown = JSON.parse(utf8.decode(await readBody(request)))
+		const text = utf8.decode(await readBody(request))
+		const body: unknown = FRACTION_OR_EXPONENT.test(text) ? JSON.parse(text, exactNumbers) : JSON.parse(text)
 		if (nestsDeeperThan(body, MAX_JSON_DEPTH))
 			throw new RequestRejected(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
 		return body

@@ -82,6 +82,8 @@ describe('decodeUserInput', () => {
 		['{"name":"😀","age":1}', '😀', 1],
 		['{"Name":"x","name":"y","age":1}', 'y', 1],
 		['{"name":"a","age":1,"name":"b","age":2}', 'b', 2],
+		['{"name":"a","age":1500e-1,"x":1e-400}', 'a', 150],
+		['{"name":"a","age":0.0e5}', 'a', 0],
 		['{"name":"\\ud800","age":1}', '\ud800', 1]
 	])('accepts %s', (body, name, age) => {
 		expect(decodeUserInput(Buffer.from(body))).toEqual({ name, age })
@@ -108,6 +110,10 @@ describe('decodeUserInput', () => {
 		['{"name":"a","age":"30"}', 'age must be an integer from 0 to 150, got a string'],
 		['{"name":"a","age":true}', 'age must be an integer from 0 to 150, got a boolean'],
 		['{"name":"a","age":30.5}', 'age must be an integer from 0 to 150, got 30.5'],
+		['{"name":"a","age":30.000000000000001}', 'age must be an integer from 0 to 150'],
+		['{"name":"a","age":150.0000000000000000001}', 'age must be an integer from 0 to 150'],
+		['{"name":"a","age":1e-400}', 'age must be an integer from 0 to 150'],
+		['{"name":"a","age":-1e-400}', 'age must be an integer from 0 to 150'],
 		['{"name":"a","age":151.0}', 'age must be an integer from 0 to 150, got 151'],
 		['{"name":"a","age":1e400}', 'age must be an integer from 0 to 150, got Infinity']
 	])('refuses %s', (body, message) => {

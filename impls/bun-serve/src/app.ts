@@ -111,7 +111,7 @@ export function decodeUserInput(bytes: Uint8Array): Decoded {
 	}
 	let body: unknown
 	try {
-		body = JSON.parse(text)
+		body = FRACTION_OR_EXPONENT.test(text) ? JSON.parse(text, exactNumbers) : JSON.parse(text)
 	} catch (cause) {
 		return { error: `request body is not valid JSON: ${(cause as Error).message}` }
 	}
@@ -131,6 +131,30 @@ export function decodeUserInput(bytes: Uint8Array): Decoded {
 	return { name, age }
 }
 
+// JSON.parse reads every number as a double, which rounds a fraction too fine for one
+// (30.000000000000001, 150.0000000000000000001, 1e-400) to an integer; the contract calls it a
+// fraction (SPEC 7.8). Only a text with a digit before `.`, `e` or `E` can hold such a number; it is
+// parsed with a reviver that reads each integral number's source text (JSON.parse source text
+// access, which Bun implements) and turns an inexact one into NaN, which no check accepts.
+const FRACTION_OR_EXPONENT = /\d[.eE]/
+
+function exactNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
+	if (typeof value === 'number' && Number.isInteger(value) && context?.source !== undefined)
+		return isIntegral(context.source) ? value : Number.NaN
+	return value
+}
+
+/** Whether a JSON number literal's exact decimal value is an integer (30.0, 1500e-1, -0: yes). */
+export function isIntegral(literal: string): boolean {
+	const match = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal)
+	if (match === null) return false
+	const [, whole, fraction = '', exponent = '0'] = match
+	const digits = whole + fraction
+	const significant = digits.replace(/0+$/, '')
+	if (!/[1-9]/.test(significant)) return true // a zero
+	return Number(exponent) - fraction.length + (digits.length - significant.length) >= 0
+}
+
 function nestsDeeperThan(value: unknown, limit: number): boolean {
 	if (typeof value !== 'object' || value === null) return false
 	if (limit === 0) return true
@@ -142,7 +166,8 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 function kind(value: unknown) {
 	if (value === null) return 'null'
 	if (Array.isArray(value)) return 'an array'
-	if (typeof value === 'number') return String(value)
+	// NaN is exactNumbers' mark for a fraction a double would round to an integer.
+	if (typeof value === 'number') return Number.isNaN(value) ? 'a fraction' : String(value)
 	if (typeof value === 'string') return value === '' ? 'the empty string' : 'a string'
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }

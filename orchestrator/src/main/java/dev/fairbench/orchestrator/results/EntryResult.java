@@ -61,7 +61,21 @@ public record EntryResult(
     acceptedFailures = acceptedFailures == null ? List.of() : List.copyOf(acceptedFailures);
     facts = facts == null ? Facts.NONE : facts;
     standsOn = standsOn == null ? "" : standsOn;
-    versions = Map.copyOf(versions);
+    versions = ordered(versions);
+  }
+
+  /**
+   * The framework's version first, then the others by name: Map.copyOf iterates in an order salted
+   * per JVM, so the reports of one results file differed from one rendering to the next.
+   */
+  private static Map<String, String> ordered(Map<String, String> versions) {
+    Map<String, String> ordered = new java.util.LinkedHashMap<>();
+    if (versions.containsKey("framework")) {
+      ordered.put("framework", java.util.Objects.requireNonNull(versions.get("framework"), "framework"));
+    }
+    versions.entrySet().stream().filter(v -> !v.getKey().equals("framework")).sorted(Map.Entry.comparingByKey())
+        .forEach(v -> ordered.put(v.getKey(), java.util.Objects.requireNonNull(v.getValue(), v.getKey())));
+    return java.util.Collections.unmodifiableMap(ordered);
   }
 
   /** Without start-up figures (they are added with {@link #withStartup}). */

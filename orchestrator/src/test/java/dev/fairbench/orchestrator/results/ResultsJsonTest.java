@@ -37,6 +37,18 @@ class ResultsJsonTest {
   }
 
   @Test
+  void anEntrysVersionsComeFrameworkFirstThenByNameWhateverOrderTheyWereRecordedIn() throws Exception {
+    Path file = dir.resolve("results.json");
+    ResultsJson.write(ResultsFixtures.mixed(), file);
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) ResultsJson.mapper().readTree(file.toFile());
+    var versions = ((com.fasterxml.jackson.databind.node.ObjectNode) tree.withArray("entries").get(0)).putObject("versions");
+    versions.put("server", "uvicorn 0.54.0").put("runtime", "Python 3.11.7").put("framework", "0.165.0");
+    ResultsJson.mapper().writeValue(file.toFile(), tree);
+
+    assertThat(ResultsJson.read(file).entries().get(0).versions().keySet()).containsExactly("framework", "runtime", "server");
+  }
+
+  @Test
   void writesAtomicallyAndReadsBack() throws Exception {
     Path file = dir.resolve("results.json");
     ResultsJson.write(ResultsFixtures.document(1, java.util.List.of()), file);

@@ -131,21 +131,32 @@ public final class MarkdownReport {
       md.append("Seed ").append(document.method().seed()).append(": round r's order is the cells shuffled by "
           + "java.util.Random(seed + r). The round effect is the median polish of log req/s over every throughput cell "
           + "(0 = a typical round; −0.05 ≈ every cell 5% slower); the CPU probe is SHA-256 over 64 MiB on the server's "
-          + "CPUs at the start of the round; the speed around visits is SHA-256 over 16 MiB on the server's and the client's "
-          + "CPUs before each thaw and after each freeze, MB/s, median (min–max) over the round.");
+          + "CPUs at the start of the round");
+      // Runs made before the speed readings existed have none: no column of dashes, no sentence claiming them.
+      boolean speed = MachineSpeed.of(document).isPresent();
+      md.append(speed ? "; the speed around visits is SHA-256 over 16 MiB on the server's and the client's CPUs before "
+          + "each thaw and after each freeze, MB/s, median (min–max) over the round." : ".");
       ExtraRoundsDone.of(document).ifPresent(extra -> md.append(' ').append(extra.describe()));
       md.append("\n\n");
       List<List<String>> rows = new ArrayList<>();
       for (RoundRecord round : document.rounds()) {
         long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
-        rows.add(List.of(ExtraRoundsDone.label(document, round), round.started() == null ? "" : round.started().toString(),
+        List<String> row = new ArrayList<>(List.of(ExtraRoundsDone.label(document, round),
+            round.started() == null ? "" : round.started().toString(),
             Integer.toString(round.order().size()), Long.toString(repeats),
-            round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()),
-            MachineSpeed.ofRound(document, round.index()).map(MachineSpeed::brief).orElse("—"),
-            String.format(Locale.ROOT, "%+.3f", round.factor())));
+            round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond())));
+        if (speed) {
+          row.add(MachineSpeed.ofRound(document, round.index()).map(MachineSpeed::brief).orElse("—"));
+        }
+        row.add(String.format(Locale.ROOT, "%+.3f", round.factor()));
+        rows.add(row);
       }
-      table(md, List.of("Round", "Started", "Visits", "Repeated (disturbed)", "CPU probe", "Speed around visits MB/s",
-          "Round effect (log)"), rows);
+      List<String> header = new ArrayList<>(List.of("Round", "Started", "Visits", "Repeated (disturbed)", "CPU probe"));
+      if (speed) {
+        header.add("Speed around visits MB/s");
+      }
+      header.add("Round effect (log)");
+      table(md, header, rows);
     }
 
     List<EntryResult> notMeasured = document.entries().stream().filter(e -> e.status().failed()).toList();

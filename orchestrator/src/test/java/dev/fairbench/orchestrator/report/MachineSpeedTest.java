@@ -44,6 +44,10 @@ class MachineSpeedTest {
     ResultsDocument old = withSpeeds(false);
     assertThat(MachineSpeed.of(old)).isEmpty();
     assertThat(FairnessReview.of(old).toMarkdown()).doesNotContain("own speed");
+    assertThat(MarkdownReport.render(old)).doesNotContain("Speed around visits").doesNotContain("speed around visits")
+        .contains("| Round | Started | Visits | Repeated (disturbed) | CPU probe | Round effect (log) |");
+    assertThat(dev.fairbench.orchestrator.report.html.HtmlReport.render(old, FairnessReview.of(old)))
+        .doesNotContain("speed around visits");
   }
 
   @Test

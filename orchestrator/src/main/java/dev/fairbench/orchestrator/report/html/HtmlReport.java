@@ -395,15 +395,18 @@ public final class HtmlReport {
     if (results.rounds().isEmpty()) {
       return;
     }
+    // Runs made before the speed readings existed have none: no column of dashes for them.
+    boolean speed = MachineSpeed.of(results).isPresent();
     h.append("<section id=\"rounds\"><h2>Rounds</h2><table><thead><tr><th>round</th><th>visits</th><th>repeated</th>")
-        .append("<th>CPU probe</th><th>speed around visits MB/s</th><th>round effect (log)</th></tr></thead><tbody>\n");
+        .append("<th>CPU probe</th>").append(speed ? "<th>speed around visits MB/s</th>" : "")
+        .append("<th>round effect (log)</th></tr></thead><tbody>\n");
     for (var round : results.rounds()) {
       long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
       h.append("<tr><td>").append(Html.esc(ExtraRoundsDone.label(results, round))).append("</td><td>").append(round.order().size()).append("</td><td>")
           .append(repeats).append("</td><td>")
           .append(round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()))
-          .append("</td><td>").append(Html.esc(MachineSpeed.ofRound(results, round.index())
-              .map(MachineSpeed::brief).orElse("—")))
+          .append(speed ? "</td><td>" + Html.esc(MachineSpeed.ofRound(results, round.index())
+              .map(MachineSpeed::brief).orElse("—")) : "")
           .append("</td><td>").append(String.format(Locale.ROOT, "%+.3f", round.factor())).append("</td></tr>\n");
     }
     h.append("</tbody></table>");

@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.cli;
 
 import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.report.MarkdownReport;
+import dev.fairbench.orchestrator.report.RunsCsv;
 import dev.fairbench.orchestrator.report.html.HtmlReport;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.io.IOException;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Spec;
       "conformance and the environment (docs/REPORTS.md). The fairness review's facts come from the",
       "results file, as the run recorded them.",
       "--rederive recomputes every statistic and flag from the recorded runs with this fairbench's",
-      "statistics and writes them back to RESULTS.json first (the runs themselves are not changed).",
+      "statistics and writes them back to RESULTS.json first (the runs themselves are not changed);",
+      "with --output, --html, --fairness and --csv it remakes a run folder's files after a change of fairbench.",
       "Exit 0 on success, 2 when the file is missing or is not a fairbench results file."
     })
 public final class ReportCommand implements Callable<Integer> {
@@ -44,6 +46,10 @@ public final class ReportCommand implements Callable<Integer> {
       description = "Also write the fairness review as Markdown: limits applied and observed, versions, production "
           + "mode, departures from idiom, conformance WARNs, run-quality warnings.")
   Path fairness;
+
+  @Option(names = "--csv", paramLabel = "FILE",
+      description = "Also write every visit of every cell as CSV (the runs.csv a run writes beside its results).")
+  Path csv;
 
   @Option(names = "--rederive", description = "Recompute the statistics and flags from the recorded runs, "
       + "write them back to RESULTS.json, then render.")
@@ -65,6 +71,10 @@ public final class ReportCommand implements Callable<Integer> {
     } else {
       ResultsFiles.write(output, markdown);
       spec.commandLine().getErr().println("Report: " + output);
+    }
+    if (csv != null) {
+      ResultsFiles.write(csv, RunsCsv.render(document));
+      spec.commandLine().getErr().println("Runs: " + csv);
     }
     if (html != null || fairness != null) {
       FairnessReview review = FairnessReview.of(document);

@@ -65,7 +65,29 @@ def server_for(name: str) -> Callable[[socket.socket], None]:
     # waitress warns "Task queue depth is N" for every request that waits for a free thread,
     # which under load is most of them: a log line per request, like an access log.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
-    return lambda sock: waitress.serve(app, sockets=[sock], **WAITRESS_OPTIONS)
+    return lambda sock: waitress_server(sock).run()
+
+
+def waitress_server(sock: socket.socket):
+    """waitress's server on `sock`, with a channel that answers a bodiless request sent with
+    `Expect: 100-continue` (waitress 3.0.2 sends the 100, then marks the complete request
+    incomplete and waits for a body that never comes: SPEC 11.3)."""
+    from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser
+    from waitress.server import create_server
+
+    class NoContinueWithoutBody(HTTPRequestParser):
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            if self.body_rcv is None:  # no Content-Length above 0 and no chunked body: nothing to continue
+                self.expect_continue = False
+
+    class Channel(HTTPChannel):
+        parser_class = NoContinueWithoutBody
+
+    server = create_server(app, sockets=[sock], **WAITRESS_OPTIONS)
+    server.channel_class = Channel
+    return server
 
 
 def supervise(serve: Callable[[socket.socket], None], sock: socket.socket, workers: int) -> int:

@@ -7,8 +7,10 @@ real servers, by the conformance suite). Run from impls/py-flask:
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 import unittest
 from pathlib import Path
 
@@ -167,6 +169,34 @@ class ServeTest(unittest.TestCase):
                 result = self.serve(*args, **env)
                 self.assertEqual(result.returncode, 2)
                 self.assertIn(message, result.stderr)
+
+    def test_waitress_answers_a_bodiless_request_sent_with_expect_100_continue(self) -> None:
+        # waitress 3.0.2 alone sends "100 Continue" and then waits for a body that never comes.
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = subprocess.Popen([sys.executable, "serve.py", "waitress"], cwd=ENTRY, stderr=subprocess.PIPE,
+                                  env={**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "1"})
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+                    break
+                except ConnectionRefusedError:
+                    self.assertLess(time.monotonic(), deadline, "waitress did not start")
+                    time.sleep(0.1)
+            with connection:
+                connection.sendall(b"POST /validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                                   b"Expect: 100-continue\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                answer = b""
+                while chunk := connection.recv(4096):
+                    answer += chunk
+            final = answer.split(b"\r\n\r\n", 1)[1] if answer.startswith(b"HTTP/1.1 100") else answer
+            self.assertTrue(final.startswith(b"HTTP/1.1 400"), answer)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ import dev.fairbench.orchestrator.report.Comparison;
 import dev.fairbench.orchestrator.report.html.CompareHtml;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,8 @@ import picocli.CommandLine.Spec;
           + "shifts between runs hours apart do not enter: this is how a change to one entry is best measured.",
       "",
       "Markdown goes to stdout (or --output), HTML to --html. Exit 0 on success, 2 when a file is missing, is not "
-          + "a fairbench results file, or the two cannot be compared."
+          + "a fairbench results file (the message names the field), the two cannot be compared, or an output cannot be "
+          + "written or names a results file given."
     })
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -92,6 +94,15 @@ public final class CompareCommand implements Callable<Integer> {
     if (entries == null && after == null) {
       throw new UsageException("give two results files (BEFORE.json AFTER.json), or one with --entries BEFORE,AFTER");
     }
+    List<Path> inputs = new ArrayList<>(before);
+    if (after != null) {
+      inputs.addAll(after);
+    }
+    java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+    outputs.put("--output", output);
+    outputs.put("--html", html);
+    ResultsFiles.checkOutputs(inputs.stream().filter(p -> !p.toString().isEmpty())
+        .map(p -> Files.isDirectory(p) ? p.resolve("results.json") : p).toList(), outputs);
     List<ResultsDocument> b = new ArrayList<>();
     for (Path file : before) {
       b.add(ResultsFiles.read(file));
@@ -116,17 +127,18 @@ public final class CompareCommand implements Callable<Integer> {
       throw new UsageException(e.getMessage());
     }
     String markdown = comparison.toMarkdown();
+    String page = html == null ? null : CompareHtml.render(comparison,
+        entries == null ? joined(before) : before.get(0) + ": " + entries.get(0),
+        entries == null ? joined(after) : before.get(0) + ": " + entries.get(1));
     if (output == null) {
       spec.commandLine().getOut().print(markdown);
       spec.commandLine().getOut().flush();
     } else {
-      ResultsFiles.write(output, markdown);
+      ResultsFiles.write("--output", output, markdown);
       spec.commandLine().getErr().println("Comparison: " + output);
     }
     if (html != null) {
-      ResultsFiles.write(html, CompareHtml.render(comparison,
-          entries == null ? joined(before) : before.get(0) + ": " + entries.get(0),
-          entries == null ? joined(after) : before.get(0) + ": " + entries.get(1)));
+      ResultsFiles.write("--html", html, page);
       spec.commandLine().getErr().println("HTML: " + html);
     }
     return ExitCodes.OK;

@@ -130,4 +130,27 @@ class CompareCommandTest {
     assertThat(execute("compare", b + ",," + b, b.toString())).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("an empty file name");
   }
+
+  @Test
+  void anEntryGivenTwiceInAFileIsRefusedWithTheFieldNamed() throws Exception {
+    Path before = results("before.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) ResultsJson.mapper().readTree(before.toFile());
+    root.withArray("entries").add(root.withArray("entries").get(0).deepCopy());
+    Path twice = dir.resolve("twice.json");
+    ResultsJson.mapper().writeValue(twice.toFile(), root);
+    assertThat(execute("compare", before.toString(), twice.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("twice.json: field `entries[", "names two entries");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void anOutputThatIsOneOfTheResultsFilesIsRefusedAndTheFileKept() throws Exception {
+    Path before = results("before.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path after = results("after.json", 9_000, 9_040, 8_990, 9_010, 8_980, 9_030, 9_000, 8_970, 9_020);
+    String kept = Files.readString(after);
+    assertThat(execute("compare", before.toString(), after.toString(), "--html", after.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--html " + after + " is the results file being read");
+    assertThat(Files.readString(after)).isEqualTo(kept);
+  }
 }

@@ -419,6 +419,6 @@ public final class MarkdownReport {
   }
 
   private static String escape(String cell) {
-    return cell.replace("|", "\\|");
+    return MarkdownText.cell(cell);
   }
 }

@@ -211,4 +211,41 @@ class ReportCommandTest {
       assertThat(left.map(p -> p.getFileName().toString()).toList()).containsExactly("results.json");
     }
   }
+
+  @Test
+  void anEntryNameWithMarkdownAndHtmlMetacharactersKeepsEveryTableIntactAndEscaped() throws Exception {
+    String hostile = "<script>alert(1)</script>|x`y`\n# heading";
+    Path results = broken("hostile.json", root -> {
+      ObjectNode e = entry(root, 0);
+      e.put("id", hostile);
+      e.put("framework", "Fr|am<b>e</b>\n| inj |");
+      e.put("reason", "a|b\n\n# heading");
+    });
+    Path md = dir.resolve("report.md");
+    Path html = dir.resolve("report.html");
+    Path fairness = dir.resolve("fairness.md");
+    assertThat(execute("report", results.toString(), "--output", md.toString(), "--html", html.toString(),
+        "--fairness", fairness.toString())).as(err.toString()).isZero();
+    for (Path markdown : java.util.List.of(md, fairness)) {
+      String text = Files.readString(markdown);
+      assertThat(text).doesNotContain("<script>", "<b>").doesNotContain("\n# heading");
+      // Every table row has as many unescaped | as its header.
+      String[] lines = text.split("\n");
+      for (int i = 0; i < lines.length; i++) {
+        if (lines[i].startsWith("|---")) {
+          long columns = pipes(lines[i - 1]);
+          for (int j = i + 1; j < lines.length && lines[j].startsWith("|"); j++) {
+            assertThat(pipes(lines[j])).as(markdown.getFileName() + ": " + lines[j]).isEqualTo(columns);
+          }
+        }
+      }
+    }
+    assertThat(Files.readString(md)).contains("&lt;script>alert(1)&lt;/script>\\|x`y` # heading");
+    assertThat(Files.readString(fairness)).contains("## &lt;script>alert(1)&lt;/script>|x`y` # heading — Fr|am&lt;b>e&lt;/b> | inj |");
+    assertThat(Files.readString(html)).doesNotContain("<script").contains("&lt;script&gt;alert(1)&lt;/script&gt;");
+  }
+
+  private static long pipes(String row) {
+    return row.replace("\\|", "").chars().filter(c -> c == '|').count();
+  }
 }

@@ -104,6 +104,29 @@ class CliTest {
   }
 
   @Test
+  void conformanceRefusesAPortOutOfRangeAsAUsageError() {
+    assertThat(execute("conformance", "--url", "http://127.0.0.1:99999")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--url names port 99999; a port is from 1 to 65535").doesNotContain("failed:");
+  }
+
+  @Test
+  void conformanceRefusesAJsonReportThatIsAFolderBeforeTheSuiteRuns() {
+    assertThat(execute("conformance", "--url", "http://127.0.0.1:1", "--json", temp.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--json " + temp + " is a folder").doesNotContain("cannot reach");
+  }
+
+  @Test
+  void aLadderShareThatIsNotANumberIsAUsageErrorBeforeAnythingStarts() {
+    Path output = temp.resolve("nan-run");
+    assertThat(execute("run", "tiny-python:stdlib", "--runtime", "native", "--impls", TestEntries.impls().toString(),
+        "--no-calibration", "--rounds", "1", "--ladder-share", "NaN", "--output", output.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--ladder-share must be between 0 and 100%");
+    assertThat(output).doesNotExist();
+  }
+
+  @Test
   void conformanceAgainstNothingListeningIsUnreachable() throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -91,6 +91,9 @@ public final class CompareCommand implements Callable<Integer> {
           ? "--entries takes two entries, BEFORE,AFTER; got " + String.join(",", entries)
           : "--entries compares two entries of ONE results file; give only " + before.get(0));
     }
+    if (entries != null && entries.stream().anyMatch(String::isBlank)) {
+      throw new UsageException("--entries has an empty name: give two entries, BEFORE,AFTER");
+    }
     if (entries == null && after == null) {
       throw new UsageException("give two results files (BEFORE.json AFTER.json), or one with --entries BEFORE,AFTER");
     }

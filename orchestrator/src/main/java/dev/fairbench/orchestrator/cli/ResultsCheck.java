@@ -112,8 +112,9 @@ final class ResultsCheck {
           throw new Problem(cellAt + ".runs", "the cell is " + cell.status().wireName() + " but has no counted run");
         }
         if (cell.stats() != null) {
-          figure(cell.stats().medianRequestsPerSecond(), cellAt + ".stats.medianRequestsPerSecond");
-          figure(cell.stats().cpuMicrosPerRequest(), cellAt + ".stats.cpuMicrosPerRequest");
+          // NaN is how a derived figure says "none" (CPU per request of runs without requests): allowed here.
+          derived(cell.stats().medianRequestsPerSecond(), cellAt + ".stats.medianRequestsPerSecond");
+          derived(cell.stats().cpuMicrosPerRequest(), cellAt + ".stats.cpuMicrosPerRequest");
         }
       }
     }
@@ -134,6 +135,12 @@ final class ResultsCheck {
     figure(run.durationSeconds(), at + ".durationSeconds");
     figure(run.serverCpuSeconds(), at + ".serverCpuSeconds");
     figure(run.clientCpuSeconds(), at + ".clientCpuSeconds");
+  }
+
+  private static void derived(double value, String at) {
+    if (Double.isInfinite(value) || value < 0) {
+      throw new Problem(at, (value < 0 ? "negative" : "not a finite number") + " (" + value + ")");
+    }
   }
 
   private static void figure(double value, String at) {

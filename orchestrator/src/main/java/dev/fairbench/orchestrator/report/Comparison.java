@@ -647,7 +647,12 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     boolean doubtful = !Quality.trustworthy(before) || !Quality.trustworthy(after);
     if (b.isEmpty() || a.isEmpty()) {
       return new Draft(entry, cellName, kind, metricName, null, null, null, null, false,
-          "no run could be normalised (the calibration server has no measured run)", doubtful, calibration);
+          normalization == Normalization.CALIBRATION
+                  && !values(before, beforeDoc, beforeEffects, metric, cpu, Normalization.NONE).isEmpty()
+                  && !values(after, afterDoc, afterEffects, metric, cpu, Normalization.NONE).isEmpty()
+              ? "no run could be normalised (the calibration server has no measured run)"
+              : "no counted run of a side has a " + metricName.replace(" ÷ calibration", "") + " above zero",
+          doubtful, calibration);
     }
     ShiftEstimate.Change change = ShiftEstimate.ratioOfMedians(b, a, 0.95).orElse(null);
     if (change == null) {

@@ -153,4 +153,20 @@ class CompareCommandTest {
     assertThat(err.toString()).contains("--html " + after + " is the results file being read");
     assertThat(Files.readString(after)).isEqualTo(kept);
   }
+
+  @Test
+  void aCellWhoseRunsAreAllZeroSaysSoAndNotThatTheCalibrationIsMissing() throws Exception {
+    Path before = results("before.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path after = results("after.json", 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    assertThat(execute("compare", before.toString(), after.toString())).isZero();
+    assertThat(out.toString()).contains("| go-gin | json | req/s |", "no counted run of a side has a req/s above zero")
+        .doesNotContain("calibration server has no measured run");
+  }
+
+  @Test
+  void anEmptyNameInEntriesIsAUsageError() throws Exception {
+    Path a = results("a.json", 1, 2, 3);
+    assertThat(execute("compare", a.toString(), "--entries", ",go-gin")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--entries has an empty name");
+  }
 }

@@ -49,6 +49,16 @@ class CliTest {
   }
 
   @Test
+  void aBadOptionValueIsOneLineAndAPointerToHelpNotTheWholeUsage() {
+    assertThat(execute("run", "--seed", "abc")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("fairbench: Invalid value for option '--seed': 'abc' is not a long")
+        .contains("Try `fairbench run --help`.").doesNotContain("Usage:");
+    assertThat(err.toString().lines().count()).isEqualTo(2);
+    assertThat(execute("report")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("Missing required parameter: 'RESULTS.json'", "Try `fairbench report --help`.");
+  }
+
+  @Test
   void listShowsEachEntryAvailableOrWhyNot() {
     assertThat(execute("list", "--runtime", "native", "--impls", TestEntries.impls().toString())).isEqualTo(ExitCodes.OK);
     String listing = out.toString();

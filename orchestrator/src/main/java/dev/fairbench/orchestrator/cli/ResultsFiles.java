@@ -27,6 +27,9 @@ final class ResultsFiles {
     }
     if (Files.isDirectory(named)) {
       Path file = named.resolve("results.json");
+      if (Files.isDirectory(file)) {
+        throw new UsageException(file + " is a folder, not a results file");
+      }
       if (!Files.isRegularFile(file)) {
         throw new UsageException(named + " is a folder with no results.json in it");
       }

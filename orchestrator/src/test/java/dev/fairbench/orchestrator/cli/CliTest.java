@@ -59,6 +59,13 @@ class CliTest {
   }
 
   @Test
+  void anEntriesFolderThatIsAFileIsCalledSoNotMissing() throws Exception {
+    Path file = Files.writeString(temp.resolve("impls"), "not a folder");
+    assertThat(execute("list", "--impls", file.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("the entries folder " + file + " is not a folder");
+  }
+
+  @Test
   void listShowsEachEntryAvailableOrWhyNot() {
     assertThat(execute("list", "--runtime", "native", "--impls", TestEntries.impls().toString())).isEqualTo(ExitCodes.OK);
     String listing = out.toString();

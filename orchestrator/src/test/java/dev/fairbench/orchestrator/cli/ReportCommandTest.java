@@ -248,4 +248,10 @@ class ReportCommandTest {
   private static long pipes(String row) {
     return row.replace("\\|", "").chars().filter(c -> c == '|').count();
   }
+
+  @Test
+  void aRunFolderWhoseResultsJsonIsAFolderSaysSo() throws Exception {
+    Path run = Files.createDirectories(dir.resolve("run/results.json")).getParent();
+    assertRefused(run, "results.json is a folder, not a results file");
+  }
 }

@@ -78,6 +78,28 @@ final class ResultsCheck {
 
   /** What the bound document must hold for its figures to mean anything. */
   static void content(ResultsDocument document) {
+    ResultsDocument.Method method = document.method();
+    if (method.rounds() < 0) {
+      throw new Problem("method.rounds", "negative (" + method.rounds() + ")");
+    }
+    if (method.extraRounds() < 0) {
+      throw new Problem("method.extraRounds", "negative (" + method.extraRounds() + ")");
+    }
+    var environment = document.environment();
+    if (environment.limits().workers() < 1) {
+      throw new Problem("environment.limits.workers", "must be 1 or more, got " + environment.limits().workers());
+    }
+    if (environment.limits().memoryBytes() < 0) {
+      throw new Problem("environment.limits.memoryBytes", "negative (" + environment.limits().memoryBytes() + ")");
+    }
+    if (environment.load().connections() < 0) {
+      throw new Problem("environment.load.connections", "negative (" + environment.load().connections() + ")");
+    }
+    if (environment.load().threads() < 0) {
+      throw new Problem("environment.load.threads", "negative (" + environment.load().threads() + ")");
+    }
+    figure(environment.load().durationSeconds(), "environment.load.durationSeconds");
+    int lastRound = method.rounds() + method.extraRounds();
     Map<String, Integer> ids = new HashMap<>();
     for (int i = 0; i < document.entries().size(); i++) {
       EntryResult entry = document.entries().get(i);
@@ -105,7 +127,7 @@ final class ResultsCheck {
               + "] too): its runs would be counted twice");
         }
         for (int k = 0; k < cell.runs().size(); k++) {
-          run(cell.runs().get(k), cellAt + ".runs[" + k + "]");
+          run(cell.runs().get(k), cellAt + ".runs[" + k + "]", lastRound);
         }
         if ((cell.status() == CellStatus.MEASURED || cell.status() == CellStatus.PARTIAL)
             && cell.countedRuns().isEmpty()) {
@@ -120,9 +142,10 @@ final class ResultsCheck {
     }
   }
 
-  private static void run(RunRecord run, String at) {
-    if (run.round() < 1) {
-      throw new Problem(at + ".round", "must be 1 or more, got " + run.round());
+  private static void run(RunRecord run, String at, int lastRound) {
+    if (run.round() < 1 || run.round() > lastRound) {
+      throw new Problem(at + ".round", "must be from 1 to " + lastRound + " (method.rounds and method.extraRounds), got "
+          + run.round());
     }
     if (run.requests() < 0) {
       throw new Problem(at + ".requests", "negative (" + run.requests() + ")");

@@ -254,4 +254,14 @@ class ReportCommandTest {
     Path run = Files.createDirectories(dir.resolve("run/results.json")).getParent();
     assertRefused(run, "results.json is a folder, not a results file");
   }
+
+  @Test
+  void aRunFromARoundTheMethodNeverHadOrImpossibleSettingsAreRefused() throws Exception {
+    assertRefused(broken("round.json", root -> firstRun(root).put("round", 999)),
+        "field `entries[0].cells[0].runs[0].round`: must be from 1 to", "got 999");
+    assertRefused(broken("workers.json", root -> ((ObjectNode) root.get("environment").get("limits")).put("workers", 0)),
+        "field `environment.limits.workers`: must be 1 or more, got 0");
+    assertRefused(broken("connections.json", root -> ((ObjectNode) root.get("environment").get("load"))
+        .put("connections", -5)), "field `environment.load.connections`: negative");
+  }
 }

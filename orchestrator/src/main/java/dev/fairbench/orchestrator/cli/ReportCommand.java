@@ -61,7 +61,12 @@ public final class ReportCommand implements Callable<Integer> {
     ResultsDocument document = ResultsFiles.read(results);
     if (rederive) {
       document = dev.fairbench.orchestrator.pipeline.Derivation.derive(document);
-      dev.fairbench.orchestrator.results.ResultsJson.write(document, results);
+      try {
+        dev.fairbench.orchestrator.results.ResultsJson.write(document, results);
+      } catch (IOException e) {
+        throw new UsageException("--rederive cannot write the re-derived figures back to " + results + ": "
+            + ResultsFiles.describe(e) + "; nothing was rendered");
+      }
       spec.commandLine().getErr().println("Re-derived: " + results);
     }
     // Everything is rendered before anything is written: a report that cannot be made leaves no file.

@@ -191,9 +191,9 @@ final class ResultsFiles {
     }
   }
 
-  private static String describe(IOException e) {
+  static String describe(IOException e) {
     if (e instanceof java.nio.file.FileSystemException f) {
-      String where = f.getFile() == null || f.getFile().endsWith(".tmp") ? "" : f.getFile();
+      String where = f.getFile() == null || f.getFile().endsWith(".tmp") || f.getOtherFile() != null ? "" : f.getFile();
       if (f instanceof java.nio.file.AccessDeniedException) {
         return "permission denied" + (where.isEmpty() ? "" : ": " + where);
       }

@@ -264,4 +264,21 @@ class ReportCommandTest {
     assertRefused(broken("connections.json", root -> ((ObjectNode) root.get("environment").get("load"))
         .put("connections", -5)), "field `environment.load.connections`: negative");
   }
+
+  @Test
+  void rederiveIntoAResultsFileThatCannotBeWrittenIsAUsageErrorAndRendersNothing() throws Exception {
+    Path results = dir.resolve("results.json");
+    ResultsJson.write(ResultsFixtures.mixed(), results);
+    // An immutable file cannot be replaced even by root (the tests run as root here).
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        new ProcessBuilder("chattr", "+i", dir.toString()).start().waitFor() == 0, "chattr +i works here");
+    try {
+      assertThat(execute("report", results.toString(), "--rederive")).isEqualTo(ExitCodes.USAGE);
+      assertThat(err.toString()).contains("--rederive cannot write the re-derived figures back to " + results)
+          .doesNotContain("failed:");
+      assertThat(out.toString()).isEmpty();
+    } finally {
+      new ProcessBuilder("chattr", "-i", dir.toString()).start().waitFor();
+    }
+  }
 }

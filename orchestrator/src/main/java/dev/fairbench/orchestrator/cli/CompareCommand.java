@@ -120,6 +120,16 @@ public final class CompareCommand implements Callable<Integer> {
     if (!(alpha > 0 && alpha < 1)) {
       throw new UsageException("--alpha must be between 0 and 1, got " + alpha);
     }
+    try {
+      Comparison.Normalization.parse(normalize);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    if (entries == null && b.size() == 1 && a.size() == 1 && b.get(0).equals(a.get(0))) {
+      // As with several runs a side: a run compared with itself (or a copy) would pass for two runs that agree.
+      throw new UsageException("BEFORE and AFTER hold the same run: a run compared with itself shows no change "
+          + "whatever changed; give a run made before and one made after (or --entries for two entries of one run)");
+    }
     Comparison comparison;
     try {
       comparison = entries != null

@@ -169,4 +169,14 @@ class CompareCommandTest {
     assertThat(execute("compare", a.toString(), "--entries", ",go-gin")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("--entries has an empty name");
   }
+
+  @Test
+  void theSameRunOnBothSidesIsRefusedAsWithSeveralRunsASide() throws Exception {
+    Path a = results("a.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path copy = dir.resolve("copy.json");
+    Files.copy(a, copy);
+    assertThat(execute("compare", a.toString(), copy.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("BEFORE and AFTER hold the same run");
+    assertThat(out.toString()).isEmpty();
+  }
 }

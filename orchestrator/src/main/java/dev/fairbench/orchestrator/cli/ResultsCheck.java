@@ -101,11 +101,19 @@ final class ResultsCheck {
     figure(environment.load().durationSeconds(), "environment.load.durationSeconds");
     int lastRound = method.rounds() + method.extraRounds();
     Map<String, Integer> ids = new HashMap<>();
+    int calibrationAt = -1;
     for (int i = 0; i < document.entries().size(); i++) {
       EntryResult entry = document.entries().get(i);
       String at = "entries[" + i + "]";
       if (entry.id().isBlank()) {
         throw new Problem(at + ".id", "empty");
+      }
+      if (entry.calibration()) {
+        if (calibrationAt >= 0) {
+          throw new Problem(at + ".role", "a second calibration server (entries[" + calibrationAt + "] too): every ratio "
+              + "is to one calibration server, and the other would be shown as if it were it");
+        }
+        calibrationAt = i;
       }
       Integer first = ids.putIfAbsent(entry.id(), i);
       if (first != null) {

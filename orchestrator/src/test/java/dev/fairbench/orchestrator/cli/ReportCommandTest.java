@@ -281,4 +281,13 @@ class ReportCommandTest {
       new ProcessBuilder("chattr", "-i", dir.toString()).start().waitFor();
     }
   }
+
+  @Test
+  void aSecondCalibrationServerIsRefusedInsteadOfOneBeingPickedSilently() throws Exception {
+    assertRefused(broken("two-calibrations.json", root -> {
+      ObjectNode second = entry(root, 3).deepCopy();
+      second.put("id", "nginx2");
+      root.withArray("entries").add(second);
+    }), "field `entries[4].role`: a second calibration server (entries[3] too)");
+  }
 }

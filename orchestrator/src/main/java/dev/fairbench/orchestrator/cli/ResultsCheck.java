@@ -163,6 +163,19 @@ final class ResultsCheck {
       throw new Problem(at + ".requestsPerSecond", String.format(java.util.Locale.ROOT,
           "%.3g is no measurement (more than %.0e requests a second)", run.requestsPerSecond(), MOST_REQUESTS_PER_SECOND));
     }
+    count(run.non2xx(), at + ".non2xx");
+    count(run.bytes(), at + ".bytes");
+    if (run.socketErrors() != null) {
+      count(run.socketErrors().connect(), at + ".socketErrors.connect");
+      count(run.socketErrors().read(), at + ".socketErrors.read");
+      count(run.socketErrors().write(), at + ".socketErrors.write");
+      count(run.socketErrors().timeout(), at + ".socketErrors.timeout");
+    }
+    if (run.latencyMicros() != null) {
+      count(run.latencyMicros().p50(), at + ".latencyMicros.p50");
+      count(run.latencyMicros().p99(), at + ".latencyMicros.p99");
+      count(run.latencyMicros().p999(), at + ".latencyMicros.p999");
+    }
     figure(run.durationSeconds(), at + ".durationSeconds");
     figure(run.serverCpuSeconds(), at + ".serverCpuSeconds");
     figure(run.clientCpuSeconds(), at + ".clientCpuSeconds");
@@ -171,6 +184,12 @@ final class ResultsCheck {
   private static void derived(double value, String at) {
     if (Double.isInfinite(value) || value < 0) {
       throw new Problem(at, (value < 0 ? "negative" : "not a finite number") + " (" + value + ")");
+    }
+  }
+
+  private static void count(long value, String at) {
+    if (value < 0) {
+      throw new Problem(at, "negative (" + value + ")");
     }
   }
 

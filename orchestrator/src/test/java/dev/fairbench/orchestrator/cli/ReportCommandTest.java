@@ -142,6 +142,10 @@ class ReportCommandTest {
         "field `entries[0].cells[0].runs[0].requestsPerSecond`: not a finite number");
     assertRefused(broken("huge.json", root -> firstRun(root).put("requestsPerSecond", 1e300)),
         "field `entries[0].cells[0].runs[0].requestsPerSecond`:", "is no measurement");
+    assertRefused(broken("timeouts.json", root -> ((ObjectNode) firstRun(root).get("socketErrors")).put("timeout", -1)),
+        "field `entries[0].cells[0].runs[0].socketErrors.timeout`: negative");
+    assertRefused(broken("p99.json", root -> ((ObjectNode) firstRun(root).get("latencyMicros")).put("p99", -1)),
+        "field `entries[0].cells[0].runs[0].latencyMicros.p99`: negative");
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.fairbench.orchestrator.report.Comparison;
 import dev.fairbench.orchestrator.report.html.CompareHtml;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,8 @@ import picocli.CommandLine.Spec;
           + "shifts between runs hours apart do not enter: this is how a change to one entry is best measured.",
       "",
       "Markdown goes to stdout (or --output), HTML to --html. Exit 0 on success, 2 when a file is missing, is not "
-          + "a fairbench results file, or the two cannot be compared."
+          + "a fairbench results file (the message names the field), the two cannot be compared, or an output cannot be "
+          + "written or names a results file given."
     })
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -89,9 +91,21 @@ public final class CompareCommand implements Callable<Integer> {
           ? "--entries takes two entries, BEFORE,AFTER; got " + String.join(",", entries)
           : "--entries compares two entries of ONE results file; give only " + before.get(0));
     }
+    if (entries != null && entries.stream().anyMatch(String::isBlank)) {
+      throw new UsageException("--entries has an empty name: give two entries, BEFORE,AFTER");
+    }
     if (entries == null && after == null) {
       throw new UsageException("give two results files (BEFORE.json AFTER.json), or one with --entries BEFORE,AFTER");
     }
+    List<Path> inputs = new ArrayList<>(before);
+    if (after != null) {
+      inputs.addAll(after);
+    }
+    java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+    outputs.put("--output", output);
+    outputs.put("--html", html);
+    ResultsFiles.checkOutputs(inputs.stream().filter(p -> !p.toString().isEmpty())
+        .map(p -> Files.isDirectory(p) ? p.resolve("results.json") : p).toList(), outputs);
     List<ResultsDocument> b = new ArrayList<>();
     for (Path file : before) {
       b.add(ResultsFiles.read(file));
@@ -106,6 +120,16 @@ public final class CompareCommand implements Callable<Integer> {
     if (!(alpha > 0 && alpha < 1)) {
       throw new UsageException("--alpha must be between 0 and 1, got " + alpha);
     }
+    try {
+      Comparison.Normalization.parse(normalize);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    if (entries == null && b.size() == 1 && a.size() == 1 && b.get(0).equals(a.get(0))) {
+      // As with several runs a side: a run compared with itself (or a copy) would pass for two runs that agree.
+      throw new UsageException("BEFORE and AFTER hold the same run: a run compared with itself shows no change "
+          + "whatever changed; give a run made before and one made after (or --entries for two entries of one run)");
+    }
     Comparison comparison;
     try {
       comparison = entries != null
@@ -116,17 +140,18 @@ public final class CompareCommand implements Callable<Integer> {
       throw new UsageException(e.getMessage());
     }
     String markdown = comparison.toMarkdown();
+    String page = html == null ? null : CompareHtml.render(comparison,
+        entries == null ? joined(before) : before.get(0) + ": " + entries.get(0),
+        entries == null ? joined(after) : before.get(0) + ": " + entries.get(1));
     if (output == null) {
       spec.commandLine().getOut().print(markdown);
       spec.commandLine().getOut().flush();
     } else {
-      ResultsFiles.write(output, markdown);
+      ResultsFiles.write("--output", output, markdown);
       spec.commandLine().getErr().println("Comparison: " + output);
     }
     if (html != null) {
-      ResultsFiles.write(html, CompareHtml.render(comparison,
-          entries == null ? joined(before) : before.get(0) + ": " + entries.get(0),
-          entries == null ? joined(after) : before.get(0) + ": " + entries.get(1)));
+      ResultsFiles.write("--html", html, page);
       spec.commandLine().getErr().println("HTML: " + html);
     }
     return ExitCodes.OK;

@@ -77,6 +77,10 @@ public final class ConformanceCommand implements Callable<Integer> {
       throw new UsageException("--output is for entries; with --url use --json FILE");
     }
     URI target = parseUrl(url);
+    if (json != null && java.nio.file.Files.isDirectory(json)) {
+      // Refused before the suite runs, not after it has run for nothing.
+      throw new UsageException("--json " + json + " is a folder; name a file in it");
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     SuiteReport report;
@@ -154,6 +158,9 @@ public final class ConformanceCommand implements Callable<Integer> {
       URI uri = new URI(value);
       if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
         throw new UsageException("--url must be an absolute http:// URL such as http://127.0.0.1:8080, got \"" + value + "\"");
+      }
+      if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65535)) {
+        throw new UsageException("--url names port " + uri.getPort() + "; a port is from 1 to 65535");
       }
       return uri;
     } catch (URISyntaxException e) {

@@ -48,6 +48,7 @@ public final class FairbenchCommand implements Callable<Integer> {
   public static CommandLine newCommandLine() {
     CommandLine cli = new CommandLine(new FairbenchCommand());
     cli.setExecutionExceptionHandler(new ErrorHandler());
+    cli.setParameterExceptionHandler(FairbenchCommand::badArguments);
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     return cli;
   }
@@ -55,6 +56,19 @@ public final class FairbenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.USAGE;
+  }
+
+  /**
+   * A bad option value, a missing parameter or an unknown argument: the message and a pointer to
+   * --help, as for every other usage error, instead of picocli's whole usage screen after it (180
+   * lines for `run --seed abc`, the error scrolled out of sight).
+   */
+  static int badArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine cli = e.getCommandLine();
+    cli.getErr().println("fairbench: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, cli.getErr());
+    cli.getErr().println("Try `" + cli.getCommandSpec().qualifiedName() + " --help`.");
     return ExitCodes.USAGE;
   }
 

@@ -81,7 +81,7 @@ public final class NewCommand implements Callable<Integer> {
     }
     Path implsDir = impls != null ? impls.toAbsolutePath().normalize() : FairbenchPaths.detect().impls();
     if (!Files.isDirectory(implsDir)) {
-      throw new UsageException("the entries folder " + implsDir + " does not exist");
+      throw new UsageException("the entries folder " + implsDir + (Files.exists(implsDir) ? " is not a folder" : " does not exist"));
     }
     Path dir = implsDir.resolve(name);
     if (Files.exists(dir)) {

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
       "--rederive recomputes every statistic and flag from the recorded runs with this fairbench's",
       "statistics and writes them back to RESULTS.json first (the runs themselves are not changed);",
       "with --output, --html, --fairness and --csv it remakes a run folder's files after a change of fairbench.",
-      "Exit 0 on success, 2 when the file is missing or is not a fairbench results file."
+      "Exit 0 on success, 2 when the file is missing or is not a fairbench results file (the message names the "
+          + "field), or when an output cannot be written or names the results file itself."
     })
 public final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -58,34 +59,47 @@ public final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     results = ResultsFiles.resolve(results);
+    java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+    outputs.put("--output", output);
+    outputs.put("--html", html);
+    outputs.put("--fairness", fairness);
+    outputs.put("--csv", csv);
+    ResultsFiles.checkOutputs(java.util.List.of(results), outputs);
     ResultsDocument document = ResultsFiles.read(results);
     if (rederive) {
       document = dev.fairbench.orchestrator.pipeline.Derivation.derive(document);
-      dev.fairbench.orchestrator.results.ResultsJson.write(document, results);
+      try {
+        dev.fairbench.orchestrator.results.ResultsJson.write(document, results);
+      } catch (IOException e) {
+        throw new UsageException("--rederive cannot write the re-derived figures back to " + results + ": "
+            + ResultsFiles.describe(e) + "; nothing was rendered");
+      }
       spec.commandLine().getErr().println("Re-derived: " + results);
     }
+    // Everything is rendered before anything is written: a report that cannot be made leaves no file.
     String markdown = MarkdownReport.render(document);
+    FairnessReview review = html != null || fairness != null ? FairnessReview.of(document) : null;
+    String fairnessMarkdown = fairness != null ? review.toMarkdown() : null;
+    String htmlReport = html != null ? HtmlReport.render(document, review) : null;
+    String runs = csv != null ? RunsCsv.render(document) : null;
     if (output == null) {
       spec.commandLine().getOut().print(markdown);
       spec.commandLine().getOut().flush();
     } else {
-      ResultsFiles.write(output, markdown);
+      ResultsFiles.write("--output", output, markdown);
       spec.commandLine().getErr().println("Report: " + output);
     }
     if (csv != null) {
-      ResultsFiles.write(csv, RunsCsv.render(document));
+      ResultsFiles.write("--csv", csv, runs);
       spec.commandLine().getErr().println("Runs: " + csv);
     }
-    if (html != null || fairness != null) {
-      FairnessReview review = FairnessReview.of(document);
-      if (fairness != null) {
-        ResultsFiles.write(fairness, review.toMarkdown());
-        spec.commandLine().getErr().println("Fairness review: " + fairness);
-      }
-      if (html != null) {
-        ResultsFiles.write(html, HtmlReport.render(document, review));
-        spec.commandLine().getErr().println("HTML report: " + html);
-      }
+    if (fairness != null) {
+      ResultsFiles.write("--fairness", fairness, fairnessMarkdown);
+      spec.commandLine().getErr().println("Fairness review: " + fairness);
+    }
+    if (html != null) {
+      ResultsFiles.write("--html", html, htmlReport);
+      spec.commandLine().getErr().println("HTML report: " + html);
     }
     return ExitCodes.OK;
   }

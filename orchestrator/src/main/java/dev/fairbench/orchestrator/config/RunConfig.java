@@ -113,7 +113,7 @@ public record RunConfig(
       if (startups < 1) {
         throw new IllegalArgumentException("--startups must be at least 1, got " + startups);
       }
-      if (ladderShare < 0 || ladderShare > 1) {
+      if (!(ladderShare >= 0 && ladderShare <= 1)) { // NaN too: a ladder at no rate at all
         throw new IllegalArgumentException("--ladder-share must be between 0 and 100%, got " + ladderShare * 100 + "%");
       }
       if (ladderShare > 0 && kind != CellKind.THROUGHPUT) {

@@ -25,7 +25,7 @@ public final class EntryCatalog {
   /** Reads every sub-folder of {@code implsDir}; a broken manifest becomes an invalid entry, not an exception. */
   public static EntryCatalog load(Path implsDir) {
     if (!Files.isDirectory(implsDir)) {
-      throw new IllegalArgumentException("the entries folder " + implsDir + " does not exist");
+      throw new IllegalArgumentException("the entries folder " + implsDir + (Files.exists(implsDir) ? " is not a folder" : " does not exist"));
     }
     ManifestReader reader = new ManifestReader();
     List<Entry> entries = new ArrayList<>();

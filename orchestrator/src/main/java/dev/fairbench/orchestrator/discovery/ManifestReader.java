@@ -113,6 +113,8 @@ public final class ManifestReader {
     } catch (UnrecognizedPropertyException e) {
       throw new ManifestException(file, qualify(where, path(e)), "unknown key (known here: "
           + e.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")) + ")");
+    } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+      throw new ManifestException(file, qualify(where, path(e)), "wrong type: " + mismatch(e, tree));
     } catch (JsonMappingException e) {
       throw new ManifestException(file, qualify(where, path(e)), "wrong type: " + e.getOriginalMessage());
     } catch (JacksonException e) {
@@ -332,6 +334,35 @@ public final class ManifestReader {
       throw new ManifestException(file, field, "must be a positive number of seconds, got " + value);
     }
     return Duration.ofSeconds(value);
+  }
+
+  /** "must be a list, got a string ("go")": what the key takes, in TOML's words, and what the file has. */
+  private static String mismatch(com.fasterxml.jackson.databind.exc.MismatchedInputException e,
+      com.fasterxml.jackson.databind.JsonNode tree) {
+    Class<?> type = e.getTargetType();
+    String wanted = type == null ? null
+        : java.util.Collection.class.isAssignableFrom(type) || type.isArray() ? "an array"
+        : java.util.Map.class.isAssignableFrom(type) || type.isRecord() ? "a table"
+        : type == String.class ? "a string"
+        : type == boolean.class || type == Boolean.class ? "true or false"
+        : type.isPrimitive() || Number.class.isAssignableFrom(type) ? "a number"
+        : null;
+    com.fasterxml.jackson.databind.JsonNode node = tree;
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      node = node == null ? null : ref.getFieldName() != null ? node.get(ref.getFieldName()) : node.get(ref.getIndex());
+    }
+    String got = node == null ? null : switch (node.getNodeType()) {
+      case ARRAY -> "an array";
+      case OBJECT -> "a table";
+      case STRING -> "a string (\"" + node.asText() + "\")";
+      case NUMBER -> "a number (" + node.asText() + ")";
+      case BOOLEAN -> node.asText();
+      default -> null;
+    };
+    if (wanted == null || got == null) {
+      return e.getOriginalMessage();
+    }
+    return "must be " + wanted + ", got " + got;
   }
 
   private static String path(JsonMappingException e) {

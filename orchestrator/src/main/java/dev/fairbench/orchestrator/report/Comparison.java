@@ -647,7 +647,12 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     boolean doubtful = !Quality.trustworthy(before) || !Quality.trustworthy(after);
     if (b.isEmpty() || a.isEmpty()) {
       return new Draft(entry, cellName, kind, metricName, null, null, null, null, false,
-          "no run could be normalised (the calibration server has no measured run)", doubtful, calibration);
+          normalization == Normalization.CALIBRATION
+                  && !values(before, beforeDoc, beforeEffects, metric, cpu, Normalization.NONE).isEmpty()
+                  && !values(after, afterDoc, afterEffects, metric, cpu, Normalization.NONE).isEmpty()
+              ? "no run could be normalised (the calibration server has no measured run)"
+              : "no counted run of a side has a " + metricName.replace(" ÷ calibration", "") + " above zero",
+          doubtful, calibration);
     }
     ShiftEstimate.Change change = ShiftEstimate.ratioOfMedians(b, a, 0.95).orElse(null);
     if (change == null) {
@@ -843,7 +848,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
               + "what makes two machines or two days comparable:\n\n"
           : "**The environments differ, and the figures are absolute**: a verdict may reflect the environment, not the "
               + "change. Compare with `--normalize calibration` across machines or days.\n\n");
-      environmentDifferences.forEach(d -> md.append("- ").append(d).append('\n'));
+      environmentDifferences.forEach(d -> md.append("- ").append(MarkdownText.line(d)).append('\n'));
       md.append('\n');
     }
     long tested = rows.stream().filter(r -> r.pValue() != null).count();
@@ -871,14 +876,15 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     md.append("| entry | cell | metric | before | after | change [95% CI] | p | q | verdict | why |\n")
         .append("|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
     for (Row r : rows) {
-      md.append("| ").append(r.entry()).append(r.calibration() ? " (calibration)" : "").append(" | ").append(r.cell())
-          .append(r.kind() == CellKind.RATE ? " (rate)" : "").append(" | ").append(r.metric()).append(" | ")
+      md.append("| ").append(MarkdownText.cell(r.entry())).append(r.calibration() ? " (calibration)" : "").append(" | ")
+          .append(MarkdownText.cell(r.cell())).append(r.kind() == CellKind.RATE ? " (rate)" : "").append(" | ")
+          .append(MarkdownText.cell(r.metric())).append(" | ")
           .append(number(r.before())).append(" | ").append(number(r.after())).append(" | ")
           .append(change(r)).append(" | ")
           .append(r.pValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.pValue())).append(" | ")
           .append(r.qValue() == null ? "—" : String.format(Locale.ROOT, "%.3g", r.qValue())).append(" | ")
           .append(r.verdict().label()).append(r.doubtful() && r.verdict() != Verdict.NA ? " †" : "").append(" | ")
-          .append(r.why()).append(" |\n");
+          .append(MarkdownText.cell(r.why())).append(" |\n");
     }
     if (!startup.isEmpty()) {
       md.append("\n## ").append(StartupTable.TITLE).append("\n\n")
@@ -887,7 +893,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
               : "Absolute figures of each run (not normalised; no test: a few starts a side), lower is better.\n\n")
           .append("| entry | figure | before | after | change |\n|---|---|---:|---:|---:|\n");
       for (StartupRow r : startup) {
-        md.append("| ").append(r.entry()).append(" | ").append(r.metric()).append(" (").append(r.unit()).append(") | ")
+        md.append("| ").append(MarkdownText.cell(r.entry())).append(" | ").append(r.metric()).append(" (").append(r.unit()).append(") | ")
             .append(number(r.before())).append(" | ").append(number(r.after())).append(" | ")
             .append(r.deltaPercent() == null ? "—" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent())).append(" |\n");
       }

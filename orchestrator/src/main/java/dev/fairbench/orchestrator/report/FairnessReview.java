@@ -169,7 +169,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     StringBuilder md = new StringBuilder("# Fairness review\n\n");
     if (environment != null) {
       md.append("Limits every server got: ").append(limitsApplied(environment)).append(".  \n");
-      md.append("Machine: ").append(environment.cpuModel()).append(", ").append(environment.cores())
+      md.append("Machine: ").append(MarkdownText.line(environment.cpuModel())).append(", ").append(environment.cores())
           .append(" cores, kernel ").append(environment.kernel()).append(", cgroup ").append(environment.cgroupVersion())
           .append(". Commit ").append(environment.gitCommit()).append(environment.gitDirty() ? " (with uncommitted changes)" : "")
           .append(".  \n");
@@ -208,30 +208,30 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       md.append("\n\n");
     }
     for (EntryReview e : entries) {
-      md.append("## ").append(e.id()).append(" — ").append(e.framework()).append("\n\n");
-      md.append("- Status: ").append(e.status()).append(e.reason().isBlank() ? "" : " — " + e.reason()).append('\n');
+      md.append("## ").append(MarkdownText.line(e.id())).append(" — ").append(MarkdownText.line(e.framework())).append("\n\n");
+      md.append("- Status: ").append(e.status()).append(e.reason().isBlank() ? "" : " — " + MarkdownText.line(e.reason())).append('\n');
       md.append("- Versions: ");
-      md.append(String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList())).append('\n');
+      md.append(MarkdownText.line(String.join(", ", e.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue()).toList()))).append('\n');
       if (environment != null && environment.mixedRuntimes()) {
         md.append("- Runtime: ").append(e.runtime()).append('\n');
       }
       md.append("- Limits applied: ").append(e.limitsApplied()).append('\n');
-      md.append("- Limits read back: ").append(e.limitsReadBack()).append('\n');
+      md.append("- Limits read back: ").append(MarkdownText.line(e.limitsReadBack())).append('\n');
       md.append("- Workers observed: ").append(e.workersObserved())
           .append(e.workersMatch() ? " — matches" : " — **does not match, or not observed**").append('\n');
-      md.append("- Production mode: ").append(e.production().isEmpty() ? "(the manifest states nothing)" : String.join("; ", e.production())).append('\n');
+      md.append("- Production mode: ").append(e.production().isEmpty() ? "(the manifest states nothing)" : MarkdownText.line(String.join("; ", e.production()))).append('\n');
       md.append("- Departures from idiom: ").append(e.departures().isEmpty() ? "none stated" : "").append('\n');
-      e.departures().forEach(d -> md.append("  - ").append(d).append('\n'));
-      md.append("- Conformance: ").append(e.conformance()).append('\n');
+      e.departures().forEach(d -> md.append("  - ").append(MarkdownText.line(d)).append('\n'));
+      md.append("- Conformance: ").append(MarkdownText.line(e.conformance())).append('\n');
       if (!e.acceptedFailures().isEmpty()) {
         md.append("  - **Measured although it FAILs clause(s) ").append(String.join(", ", e.acceptedFailures()))
             .append(" (run --accept-fail): every cell is marked non-conformant and not ranked with conformant entries**\n");
       }
-      e.warnings().forEach(w -> md.append("  - ").append(w).append('\n'));
+      e.warnings().forEach(w -> md.append("  - ").append(MarkdownText.line(w)).append('\n'));
       md.append("- Between visits: ").append(e.freeze()).append('\n');
       md.append("- Ladder: ").append(e.ladder()).append('\n');
       md.append("- Run quality: ").append(e.runQuality().isEmpty() ? "no doubt: every cell is trustworthy" : "").append('\n');
-      e.runQuality().forEach(q -> md.append("  - ").append(q).append('\n'));
+      e.runQuality().forEach(q -> md.append("  - ").append(MarkdownText.line(q)).append('\n'));
       md.append('\n');
     }
     return md.toString();

@@ -89,8 +89,8 @@ public final class Ladder {
     md.append("| floor (baseline) | endpoint | rung | rate req/s | CPU-µs/req [95% CI] | overhead CPU-µs/req [95% CI] "
         + "| ratio [95% CI] | trustworthy |\n|---|---|---|---:|---:|---:|---:|---|\n");
     for (Row r : rows) {
-      md.append("| ").append(r.baseline()).append(" | ").append(r.endpoint()).append(" | ")
-          .append(r.isBaseline() ? "**floor**" : r.id()).append(" | ")
+      md.append("| ").append(MarkdownText.cell(r.baseline())).append(" | ").append(r.endpoint()).append(" | ")
+          .append(r.isBaseline() ? "**floor**" : MarkdownText.cell(r.id())).append(" | ")
           .append(String.format(Locale.ROOT, "%,.0f", r.rate())).append(" | ")
           .append(String.format(Locale.ROOT, "%.2f %s", r.cpu(), interval(r.cpuInterval(), "%.2f"))).append(" | ")
           .append(r.overhead() == null ? "—" : String.format(Locale.ROOT, "%+.2f %s", r.overhead(),

@@ -430,6 +430,6 @@ public final class MarkdownReport {
   }
 
   private static String escape(String cell) {
-    return cell.replace("|", "\\|");
+    return MarkdownText.cell(cell);
   }
 }

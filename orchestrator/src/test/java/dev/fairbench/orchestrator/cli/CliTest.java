@@ -49,6 +49,23 @@ class CliTest {
   }
 
   @Test
+  void aBadOptionValueIsOneLineAndAPointerToHelpNotTheWholeUsage() {
+    assertThat(execute("run", "--seed", "abc")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("fairbench: Invalid value for option '--seed': 'abc' is not a long")
+        .contains("Try `fairbench run --help`.").doesNotContain("Usage:");
+    assertThat(err.toString().lines().count()).isEqualTo(2);
+    assertThat(execute("report")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("Missing required parameter: 'RESULTS.json'", "Try `fairbench report --help`.");
+  }
+
+  @Test
+  void anEntriesFolderThatIsAFileIsCalledSoNotMissing() throws Exception {
+    Path file = Files.writeString(temp.resolve("impls"), "not a folder");
+    assertThat(execute("list", "--impls", file.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("the entries folder " + file + " is not a folder");
+  }
+
+  @Test
   void listShowsEachEntryAvailableOrWhyNot() {
     assertThat(execute("list", "--runtime", "native", "--impls", TestEntries.impls().toString())).isEqualTo(ExitCodes.OK);
     String listing = out.toString();
@@ -101,6 +118,29 @@ class CliTest {
   void conformanceRejectsANonHttpUrl() {
     assertThat(execute("conformance", "--url", "ftp://127.0.0.1/")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("absolute http:// URL");
+  }
+
+  @Test
+  void conformanceRefusesAPortOutOfRangeAsAUsageError() {
+    assertThat(execute("conformance", "--url", "http://127.0.0.1:99999")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--url names port 99999; a port is from 1 to 65535").doesNotContain("failed:");
+  }
+
+  @Test
+  void conformanceRefusesAJsonReportThatIsAFolderBeforeTheSuiteRuns() {
+    assertThat(execute("conformance", "--url", "http://127.0.0.1:1", "--json", temp.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--json " + temp + " is a folder").doesNotContain("cannot reach");
+  }
+
+  @Test
+  void aLadderShareThatIsNotANumberIsAUsageErrorBeforeAnythingStarts() {
+    Path output = temp.resolve("nan-run");
+    assertThat(execute("run", "tiny-python:stdlib", "--runtime", "native", "--impls", TestEntries.impls().toString(),
+        "--no-calibration", "--rounds", "1", "--ladder-share", "NaN", "--output", output.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--ladder-share must be between 0 and 100%");
+    assertThat(output).doesNotExist();
   }
 
   @Test

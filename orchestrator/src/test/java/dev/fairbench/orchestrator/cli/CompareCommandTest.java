@@ -130,4 +130,53 @@ class CompareCommandTest {
     assertThat(execute("compare", b + ",," + b, b.toString())).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("an empty file name");
   }
+
+  @Test
+  void anEntryGivenTwiceInAFileIsRefusedWithTheFieldNamed() throws Exception {
+    Path before = results("before.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) ResultsJson.mapper().readTree(before.toFile());
+    root.withArray("entries").add(root.withArray("entries").get(0).deepCopy());
+    Path twice = dir.resolve("twice.json");
+    ResultsJson.mapper().writeValue(twice.toFile(), root);
+    assertThat(execute("compare", before.toString(), twice.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("twice.json: field `entries[", "names two entries");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void anOutputThatIsOneOfTheResultsFilesIsRefusedAndTheFileKept() throws Exception {
+    Path before = results("before.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path after = results("after.json", 9_000, 9_040, 8_990, 9_010, 8_980, 9_030, 9_000, 8_970, 9_020);
+    String kept = Files.readString(after);
+    assertThat(execute("compare", before.toString(), after.toString(), "--html", after.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--html " + after + " is the results file being read");
+    assertThat(Files.readString(after)).isEqualTo(kept);
+  }
+
+  @Test
+  void aCellWhoseRunsAreAllZeroSaysSoAndNotThatTheCalibrationIsMissing() throws Exception {
+    Path before = results("before.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path after = results("after.json", 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    assertThat(execute("compare", before.toString(), after.toString())).isZero();
+    assertThat(out.toString()).contains("| go-gin | json | req/s |", "no counted run of a side has a req/s above zero")
+        .doesNotContain("calibration server has no measured run");
+  }
+
+  @Test
+  void anEmptyNameInEntriesIsAUsageError() throws Exception {
+    Path a = results("a.json", 1, 2, 3);
+    assertThat(execute("compare", a.toString(), "--entries", ",go-gin")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--entries has an empty name");
+  }
+
+  @Test
+  void theSameRunOnBothSidesIsRefusedAsWithSeveralRunsASide() throws Exception {
+    Path a = results("a.json", 10_000, 10_050, 9_980, 10_020, 9_990, 10_010, 10_040, 9_970, 10_000);
+    Path copy = dir.resolve("copy.json");
+    Files.copy(a, copy);
+    assertThat(execute("compare", a.toString(), copy.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("BEFORE and AFTER hold the same run");
+    assertThat(out.toString()).isEmpty();
+  }
 }

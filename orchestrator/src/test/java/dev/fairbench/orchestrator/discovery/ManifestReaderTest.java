@@ -140,6 +140,13 @@ class ManifestReaderTest {
   }
 
   @Test
+  void aWrongTypeSaysWhatTheKeyTakesAndWhatTheFileHasInTomlWords() throws Exception {
+    ManifestException e = failure(VALID.replace("requires = [\"go\"]", "requires = \"go\""));
+    assertThat(e.getMessage()).contains("field `requires`: wrong type: must be an array, got a string (\"go\")")
+        .doesNotContain("java.util", "Creator");
+  }
+
+  @Test
   void theNameMustEqualTheFolder() throws Exception {
     Path dir = entry("gin", VALID);
 

@@ -27,6 +27,8 @@ import picocli.CommandLine.Spec;
       "--rederive recomputes every statistic and flag from the recorded runs with this fairbench's",
       "statistics and writes them back to RESULTS.json first (the runs themselves are not changed);",
       "with --output, --html, --fairness and --csv it remakes a run folder's files after a change of fairbench.",
+      "Without it, a figure in the file that its recorded runs do not give (edited by hand, or derived by an older",
+      "fairbench) is pointed out on stderr, and the reports show the file's figures.",
       "Exit 0 on success, 2 when the file is missing or is not a fairbench results file (the message names the "
           + "field), or when an output cannot be written or names the results file itself."
     })
@@ -75,6 +77,15 @@ public final class ReportCommand implements Callable<Integer> {
             + ResultsFiles.describe(e) + "; nothing was rendered");
       }
       spec.commandLine().getErr().println("Re-derived: " + results);
+    } else {
+      java.util.List<String> drift = dev.fairbench.orchestrator.results.Drift.between(document,
+          dev.fairbench.orchestrator.pipeline.Derivation.derive(document));
+      if (!drift.isEmpty()) {
+        spec.commandLine().getErr().printf(java.util.Locale.ROOT, "warning: %d figure%s in %s differ%s from what its "
+            + "recorded runs give (edited by hand, or derived by an older fairbench), e.g. %s; the reports show the "
+            + "file's figures; `fairbench report --rederive` recomputes them from the runs%n", drift.size(),
+            drift.size() == 1 ? "" : "s", results, drift.size() == 1 ? "s" : "", drift.get(0));
+      }
     }
     // Everything is rendered before anything is written: a report that cannot be made leaves no file.
     String markdown = MarkdownReport.render(document);

@@ -43,6 +43,25 @@ class ReportCommandTest {
   }
 
   @Test
+  void aFigureTheRecordedRunsDoNotGiveIsPointedOutAndTheFileKept() throws Exception {
+    Path results = dir.resolve("results.json");
+    ResultsJson.write(dev.fairbench.orchestrator.pipeline.Derivation.derive(ResultsFixtures.mixed()), results);
+    assertThat(execute("report", results.toString())).as(err.toString()).isZero();
+    assertThat(err.toString()).doesNotContain("warning");
+
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) ResultsJson.mapper().readTree(results.toFile());
+    var stats = (com.fasterxml.jackson.databind.node.ObjectNode) tree.at("/entries/0/cells/0/stats");
+    stats.put("medianRequestsPerSecond", stats.get("medianRequestsPerSecond").asDouble() * 2);
+    ResultsJson.mapper().writeValue(results.toFile(), tree);
+    String edited = Files.readString(results);
+
+    assertThat(execute("report", results.toString())).as(err.toString()).isZero();
+    assertThat(err.toString()).contains("warning: 1 figure in " + results + " differs from what its recorded runs give")
+        .contains("$.entries[0].cells[0].stats.medianRequestsPerSecond").contains("--rederive");
+    assertThat(Files.readString(results)).isEqualTo(edited);
+  }
+
+  @Test
   void aFileThatIsNotAResultsFileIsAUsageError() throws Exception {
     Path bogus = Files.writeString(dir.resolve("bogus.json"), "[1,2,3]");
     assertThat(execute("report", bogus.toString())).isEqualTo(ExitCodes.USAGE);

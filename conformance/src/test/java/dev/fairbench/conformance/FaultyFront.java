@@ -213,6 +213,10 @@ final class FaultyFront implements AutoCloseable {
       out.write("HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       return false;
     }
+    if (has(Deviation.GARBAGE_FOR_MALFORMED_REQUESTS) && !request.line().matches("[A-Z]+ \\S+ HTTP/1\\.[01]")) {
+      out.write("ERROR: malformed request\n".getBytes(StandardCharsets.US_ASCII));
+      return false;
+    }
     if (has(Deviation.CONTROL_BYTES_IN_HEADER_VALUES_500) && request.headerLines().stream().anyMatch(FaultyFront::hasControlByte)) {
       writeError(out, 500, "header value with a control character", true);
       return false;
@@ -266,6 +270,10 @@ final class FaultyFront implements AutoCloseable {
       length = Long.parseLong(lengths.getFirst());
     }
 
+    if (has(Deviation.OVERSIZED_BODY_LEFT_UNREAD) && length != null && length > FaultyServer.MIB) {
+      writeError(out, 413, "the body is larger than 1 MiB", false);
+      return true; // and the unread body is read as the next request
+    }
     if ((chunked || length != null) && request.has("Expect", "100-continue") && !has(Deviation.IGNORES_EXPECT_CONTINUE)) {
       out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
@@ -422,7 +430,7 @@ final class FaultyFront implements AutoCloseable {
 
   private static void writeError(OutputStream out, int status, String message, boolean close) throws IOException {
     byte[] body = ("{\"error\":\"" + message + "\"}").getBytes(StandardCharsets.US_ASCII);
-    String head = "HTTP/1.1 " + status + (status == 400 ? " Bad Request" : status == 429 ? " Too Many Requests" : " Internal Server Error") + "\r\n"
+    String head = "HTTP/1.1 " + status + (status == 400 ? " Bad Request" : status == 413 ? " Payload Too Large" : status == 429 ? " Too Many Requests" : " Internal Server Error") + "\r\n"
         + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
         + (close ? "Connection: close\r\n" : "") + "\r\n";
     out.write(head.getBytes(StandardCharsets.US_ASCII));

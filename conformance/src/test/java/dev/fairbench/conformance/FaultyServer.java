@@ -207,7 +207,11 @@ final class FaultyServer implements AutoCloseable {
     /** Every response carries its Content-Length twice, two identical header lines (a handler's and the framework's). */
     DUPLICATE_CONTENT_LENGTH(true),
     /** Every response is chunked and carries Content-Length too (RFC 9112 6.2: a sender must not). */
-    CONTENT_LENGTH_WITH_CHUNKED_RESPONSES(true);
+    CONTENT_LENGTH_WITH_CHUNKED_RESPONSES(true),
+    /** A Content-Length over 1 MiB answers 413 from the head, the connection kept and the body left unread: it is read as requests. */
+    OVERSIZED_BODY_LEFT_UNREAD(true),
+    /** A request line that is not HTTP/1.x is answered with a line of text, not an HTTP response, then closed. */
+    GARBAGE_FOR_MALFORMED_REQUESTS(true);
 
     /** True when the deviation is in the HTTP layer, so a {@link FaultyFront} has it. */
     final boolean atTheFront;

@@ -166,8 +166,8 @@ class HttpBehaviourTest {
       try {
         response = connection.read();
       } catch (SocketTimeoutException e) {
-        throw new AssertionError(what + ": no complete response within " + FRAMING_WAIT.toSeconds()
-            + " s (a body shorter than its Content-Length?)", e);
+        throw new AssertionError(what + ": " + (e.getMessage() != null && e.getMessage().startsWith("no complete response")
+            ? e.getMessage() : "no answer within " + FRAMING_WAIT.toSeconds() + " s") + " (a body shorter than its Content-Length?)", e);
       } catch (EOFException e) {
         throw new AssertionError(what + ": " + e.getMessage() + " (a body shorter than its Content-Length?)", e);
       }

@@ -45,6 +45,8 @@ final class FaultyFront implements AutoCloseable {
   /** SERIALISES_REQUEST_HEADS: one request head read at a time, as a blocking single-threaded parser does. */
   private final ReentrantLock headLock = new ReentrantLock();
   private final Semaphore slots = new Semaphore(CONNECTION_LIMIT);
+  /** LOAD_SHEDDING_429: connections open now. */
+  private final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
 
   /** {@code deviation} may be null: a transparent front. */
   FaultyFront(URI backend, Deviation deviation) throws IOException {
@@ -78,6 +80,7 @@ final class FaultyFront implements AutoCloseable {
     if (limited) {
       slots.acquireUninterruptibly();
     }
+    open.incrementAndGet();
     try (client) {
       client.setTcpNoDelay(true);
       InputStream in = new BufferedInputStream(client.getInputStream());
@@ -98,6 +101,7 @@ final class FaultyFront implements AutoCloseable {
     } catch (IOException e) {
       // the client or the server went away
     } finally {
+      open.decrementAndGet();
       if (limited) {
         slots.release();
       }
@@ -209,8 +213,16 @@ final class FaultyFront implements AutoCloseable {
       out.write("HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       return false;
     }
+    if (has(Deviation.GARBAGE_FOR_MALFORMED_REQUESTS) && !request.line().matches("[A-Z]+ \\S+ HTTP/1\\.[01]")) {
+      out.write("ERROR: malformed request\n".getBytes(StandardCharsets.US_ASCII));
+      return false;
+    }
     if (has(Deviation.CONTROL_BYTES_IN_HEADER_VALUES_500) && request.headerLines().stream().anyMatch(FaultyFront::hasControlByte)) {
       writeError(out, 500, "header value with a control character", true);
+      return false;
+    }
+    if (has(Deviation.LOAD_SHEDDING_429) && open.get() > CONNECTION_LIMIT) {
+      writeError(out, 429, "too many connections", true);
       return false;
     }
     if (has(Deviation.LARGE_HEADER_BLOCKS_500) && request.size() > LARGE_HEAD) {
@@ -258,6 +270,10 @@ final class FaultyFront implements AutoCloseable {
       length = Long.parseLong(lengths.getFirst());
     }
 
+    if (has(Deviation.OVERSIZED_BODY_LEFT_UNREAD) && length != null && length > FaultyServer.MIB) {
+      writeError(out, 413, "the body is larger than 1 MiB", false);
+      return true; // and the unread body is read as the next request
+    }
     if ((chunked || length != null) && request.has("Expect", "100-continue") && !has(Deviation.IGNORES_EXPECT_CONTINUE)) {
       out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
@@ -335,10 +351,19 @@ final class FaultyFront implements AutoCloseable {
       }
     }
     reply.append("Content-Length: ").append(response.body().length).append("\r\n");
+    if (has(Deviation.DUPLICATE_CONTENT_LENGTH)) {
+      reply.append("Content-Length: ").append(response.body().length).append("\r\n");
+    }
+    byte[] answer = response.body();
+    if (has(Deviation.CONTENT_LENGTH_WITH_CHUNKED_RESPONSES)) {
+      reply.append("Transfer-Encoding: chunked\r\n");
+      answer = RawHttp.concat(RawHttp.concat((Integer.toHexString(answer.length) + "\r\n").getBytes(StandardCharsets.US_ASCII), answer),
+          (answer.length == 0 ? "\r\n" : "\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    }
     if (close) {
       reply.append("Connection: close\r\n");
     }
-    out.write(RawHttp.concat(reply.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1), response.body()));
+    out.write(RawHttp.concat(reply.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1), answer));
     out.flush();
     return !close;
   }
@@ -405,7 +430,7 @@ final class FaultyFront implements AutoCloseable {
 
   private static void writeError(OutputStream out, int status, String message, boolean close) throws IOException {
     byte[] body = ("{\"error\":\"" + message + "\"}").getBytes(StandardCharsets.US_ASCII);
-    String head = "HTTP/1.1 " + status + (status == 400 ? " Bad Request" : " Internal Server Error") + "\r\n"
+    String head = "HTTP/1.1 " + status + (status == 400 ? " Bad Request" : status == 413 ? " Payload Too Large" : status == 429 ? " Too Many Requests" : " Internal Server Error") + "\r\n"
         + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
         + (close ? "Connection: close\r\n" : "") + "\r\n";
     out.write(head.getBytes(StandardCharsets.US_ASCII));

@@ -149,6 +149,25 @@ final class FaultyServer implements AutoCloseable {
     /** The response encoder writes a lone surrogate as its three raw bytes (ED A0 80, WTF-8): not UTF-8. */
     LONE_SURROGATES_AS_RAW_BYTES,
 
+    // Found by the suite's own audit (docs/CONFORMANCE-VALIDATION.md, "An audit for deviations the suite missed").
+
+    /** GET /plaintext carries two Content-Types, text/plain and then text/html: a browser believes the last. */
+    TWO_CONTENT_TYPES,
+    /** FastAPI's HTTPException in a range check: an age out of range answers 400 {"detail": ...}, other errors {"error": ...}. */
+    RANGE_ERRORS_AS_DETAIL,
+    /** The query parameters are merged into the user: /user/42?x=1 answers {"id":"42","name":"User 42","x":"1"}. */
+    QUERY_PARAMETERS_ECHOED,
+    /** /validate is routed for every method with a body: PUT and PATCH are validated like POST. */
+    VALIDATE_ANY_METHOD_WITH_A_BODY,
+    /** A name longer than 65,535 characters answers 400 (a 64 KiB string limit). */
+    NAMES_LIMITED_TO_64_KIB,
+    /** A body without Content-Length (chunked) answers 413, whatever its size: the limit wants a declared length. */
+    CHUNKED_BODIES_413,
+    /** The id or name being answered is kept in a field shared by all requests: concurrent requests answer each other's. */
+    SHARED_REQUEST_STATE,
+    /** GET /json streams an endless chunked body: the suite must say so and go on, not run out of memory. */
+    ENDLESS_JSON_BODY,
+
     // The HTTP layer's deviations: a FaultyFront in front of the server has them.
 
     /** Implementation-defined (WARN): Bun's parser, a control byte in the target answers 505. */
@@ -182,7 +201,17 @@ final class FaultyServer implements AutoCloseable {
     /** Answers every request of a pipelined burst, then closes the connection. */
     CLOSES_AFTER_A_PIPELINED_BURST(true),
     /** A body is read by its Content-Length and then whatever else was already read, so a pipelined request runs into it. */
-    PIPELINED_BODIES_RUN_TOGETHER(true);
+    PIPELINED_BODIES_RUN_TOGETHER(true),
+    /** Connections past 256 open at once answer 429 Too Many Requests instead of being served. */
+    LOAD_SHEDDING_429(true),
+    /** Every response carries its Content-Length twice, two identical header lines (a handler's and the framework's). */
+    DUPLICATE_CONTENT_LENGTH(true),
+    /** Every response is chunked and carries Content-Length too (RFC 9112 6.2: a sender must not). */
+    CONTENT_LENGTH_WITH_CHUNKED_RESPONSES(true),
+    /** A Content-Length over 1 MiB answers 413 from the head, the connection kept and the body left unread: it is read as requests. */
+    OVERSIZED_BODY_LEFT_UNREAD(true),
+    /** A request line that is not HTTP/1.x is answered with a line of text, not an HTTP response, then closed. */
+    GARBAGE_FOR_MALFORMED_REQUESTS(true);
 
     /** True when the deviation is in the HTTP layer, so a {@link FaultyFront} has it. */
     final boolean atTheFront;
@@ -205,6 +234,8 @@ final class FaultyServer implements AutoCloseable {
   private final JsonMapper mapper;
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile boolean hung;
+  private volatile JsonNode sharedAnswer;
+  private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   private FaultyServer(String prefix, Set<Deviation> deviations, boolean behindAFront) throws IOException {
     this.prefix = prefix;
@@ -300,6 +331,15 @@ final class FaultyServer implements AutoCloseable {
             exchange.sendResponseHeaders(301, -1);
           } else if (allowed(exchange, method, "GET")) {
             String body = has(Deviation.PLAINTEXT_TRAILING_NEWLINE) ? "Hello, World!\n" : "Hello, World!";
+            if (has(Deviation.TWO_CONTENT_TYPES)) {
+              exchange.getResponseHeaders().add("Content-Type", "text/plain");
+              exchange.getResponseHeaders().add("Content-Type", "text/html");
+              exchange.sendResponseHeaders(200, body.length());
+              try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body.getBytes(StandardCharsets.US_ASCII));
+              }
+              return;
+            }
             send(exchange, 200, has(Deviation.PLAINTEXT_AS_HTML) ? "text/html" : "text/plain",
                 body.getBytes(StandardCharsets.US_ASCII));
           }
@@ -307,7 +347,9 @@ final class FaultyServer implements AutoCloseable {
         case "/json" -> {
           if (has(Deviation.JSON_ROUTE_MISSING)) {
             error(exchange, 404, "no such path: /json");
-          } else if (allowed(exchange, method, "GET")) {
+          } else if (allowed(exchange, method, "GET") && has(Deviation.ENDLESS_JSON_BODY)) {
+            endless(exchange);
+          } else if (method.equals("GET")) {
             ObjectNode body = JsonNodeFactory.instance.objectNode().put("message", "Hello, World!");
             if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
               body.put("server", "faulty");
@@ -320,7 +362,8 @@ final class FaultyServer implements AutoCloseable {
           }
         }
         case "/validate" -> {
-          if (allowed(exchange, method, "POST")) {
+          if (has(Deviation.VALIDATE_ANY_METHOD_WITH_A_BODY) && (method.equals("PUT") || method.equals("PATCH"))
+              || allowed(exchange, method, "POST")) {
             validate(exchange);
           }
         }
@@ -381,6 +424,18 @@ final class FaultyServer implements AutoCloseable {
     if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
       body.put("extra", true);
     }
+    String query = exchange.getRequestURI().getRawQuery();
+    if (has(Deviation.QUERY_PARAMETERS_ECHOED) && query != null) {
+      for (String pair : query.split("&")) {
+        String[] keyValue = pair.split("=", 2);
+        if (!body.has(keyValue[0])) {
+          body.put(keyValue[0], keyValue.length > 1 ? keyValue[1] : "");
+        }
+      }
+    }
+    if (has(Deviation.SHARED_REQUEST_STATE)) {
+      body = (ObjectNode) shared(body);
+    }
     sendJson(exchange, 200, body);
   }
 
@@ -421,6 +476,10 @@ final class FaultyServer implements AutoCloseable {
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");
     if (declared != null && Long.parseLong(declared) > limit && !has(Deviation.LIMIT_COUNTS_CHARACTERS)) {
       error(exchange, 413, "the body is larger than 1 MiB");
+      return;
+    }
+    if (declared == null && has(Deviation.CHUNKED_BODIES_413)) {
+      error(exchange, 413, "the body is larger than 1 MiB (no Content-Length)");
       return;
     }
     boolean readAll = declared == null && has(Deviation.LIMIT_ON_CONTENT_LENGTH_ONLY) || has(Deviation.LIMIT_COUNTS_CHARACTERS);
@@ -493,6 +552,10 @@ final class FaultyServer implements AutoCloseable {
       error(exchange, invalid, "name is too long");
       return;
     }
+    if (has(Deviation.NAMES_LIMITED_TO_64_KIB) && length > 65_535) {
+      error(exchange, invalid, "name is longer than 65,535 characters");
+      return;
+    }
 
     JsonNode age = unwrapped(field(json, "age"));
     if (age == null && has(Deviation.MISSING_AGE_IS_ZERO) || age != null && age.isNull() && has(Deviation.NULL_AGE_IS_ZERO)) {
@@ -527,6 +590,10 @@ final class FaultyServer implements AutoCloseable {
     }
     int lowest = has(Deviation.REJECTS_AGE_ZERO) ? 1 : 0;
     if (value.compareTo(BigDecimal.valueOf(lowest)) < 0 || value.compareTo(BigDecimal.valueOf(150)) > 0) {
+      if (has(Deviation.RANGE_ERRORS_AS_DETAIL)) {
+        sendJson(exchange, invalid, JsonNodeFactory.instance.objectNode().put("detail", "age must be between 0 and 150"));
+        return;
+      }
       error(exchange, invalid, "age must be between 0 and 150");
       return;
     }
@@ -550,7 +617,41 @@ final class FaultyServer implements AutoCloseable {
       send(exchange, 200, "application/json", wtf8(mapper.writeValueAsString(result)));
       return;
     }
-    sendJson(exchange, 200, result);
+    sendJson(exchange, 200, has(Deviation.SHARED_REQUEST_STATE) ? shared(result) : result);
+  }
+
+  /**
+   * SHARED_REQUEST_STATE: the answer goes through a field all requests share. Alone a request gets its
+   * own back; while another is in flight, whichever wrote last.
+   */
+  private JsonNode shared(JsonNode answer) {
+    sharedAnswer = answer;
+    if (inFlight.incrementAndGet() > 1) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else {
+      Thread.yield();
+    }
+    inFlight.decrementAndGet();
+    return sharedAnswer;
+  }
+
+  /** ENDLESS_JSON_BODY: a chunked body of spaces that never ends, until the client goes away. */
+  private static void endless(HttpExchange exchange) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(200, 0);
+    byte[] spaces = " ".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write('{');
+      while (true) {
+        out.write(spaces);
+      }
+    } catch (IOException e) {
+      // the client stopped reading
+    }
   }
 
   private JsonNode field(JsonNode object, String name) {

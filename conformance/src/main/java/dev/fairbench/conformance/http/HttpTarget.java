@@ -3,12 +3,16 @@ package dev.fairbench.conformance.http;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
+import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -16,6 +20,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okio.BufferedSource;
 
 /**
  * The server under test: its base URL and the clients that talk to it. Every request times out
@@ -25,6 +30,16 @@ import okhttp3.Response;
 public final class HttpTarget implements AutoCloseable {
   public static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final int PREVIEW = 120;
+  /** The statuses of clause 9.1's error responses. */
+  private static final Set<Integer> ERROR_STATUSES = Set.of(400, 404, 405, 413, 415);
+
+  /**
+   * An endpoint whose requests timed out this many times in a row, while the server still answers
+   * {@code GET /plaintext}, gets no more requests for {@link #ENDPOINT_RETRY_INTERVAL} (then one more
+   * is tried): a server that hangs on one endpoint costs the run seconds, not 10 s for each of its checks.
+   */
+  static final int ENDPOINT_TIMEOUTS = 3;
+  static final Duration ENDPOINT_RETRY_INTERVAL = Duration.ofSeconds(30);
 
   /** After a timeout, how long a liveness probe may take, and how often one is tried while the server is silent. */
   static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
@@ -40,6 +55,13 @@ public final class HttpTarget implements AutoCloseable {
   private volatile String silentSince;
   private volatile long nextProbeNanos;
   private final List<String> serverErrors = new CopyOnWriteArrayList<>();
+  /** Per endpoint ("POST /validate", "GET /user/{id}"): its requests that timed out in a row, and when one may be tried again. */
+  private final Map<String, int[]> endpointTimeouts = new ConcurrentHashMap<>();
+  private final Map<String, Long> endpointRetryNanos = new ConcurrentHashMap<>();
+  private final List<Exchange> errorResponses = new CopyOnWriteArrayList<>();
+
+  /** The largest response body read; a longer one (an endless body) is a finding, not a run out of memory. */
+  public static final int MAX_BODY = 8 * 1024 * 1024;
 
   public HttpTarget(URI base) {
     this.base = base;
@@ -113,6 +135,7 @@ public final class HttpTarget implements AutoCloseable {
   public Exchange send(String method, String path, String contentType, byte[] body) {
     String description = describe(method, path, contentType, body);
     requireResponsive(description);
+    requireEndpointResponsive(description);
     RequestBody requestBody = null;
     if (body != null) {
       requestBody = RequestBody.create(body, contentType == null ? null : MediaType.parse(contentType));
@@ -124,7 +147,7 @@ public final class HttpTarget implements AutoCloseable {
       request.header("Content-Type", contentType);
     }
     try (Response response = client.newCall(request.build()).execute()) {
-      byte[] bytes = response.body() == null ? new byte[0] : response.body().bytes();
+      byte[] bytes = response.body() == null ? new byte[0] : boundedBody(response.body().source());
       return recorded(new Exchange(description, response.code(), response.headers().toMultimap(), bytes));
     } catch (IOException e) {
       throw noAnswer(description, e);
@@ -134,11 +157,28 @@ public final class HttpTarget implements AutoCloseable {
   /** Sends raw request bytes (one request, one connection) and reads the whole response. */
   public Exchange sendRaw(String description, byte[] request) {
     requireResponsive(description);
+    requireEndpointResponsive(description);
     try {
       return recorded(raw().exchange(request).toExchange(description));
     } catch (IOException e) {
       throw noAnswer(description, e);
     }
+  }
+
+  /** The whole body, or a {@link ProtocolException} when it runs past {@link #MAX_BODY} (an endless body). */
+  public static byte[] boundedBody(BufferedSource source) throws IOException {
+    if (source.request(MAX_BODY + 1L)) {
+      throw new ProtocolException("the response body runs past " + MAX_BODY / (1024 * 1024) + " MiB (endless?)");
+    }
+    return source.readByteArray();
+  }
+
+  /**
+   * Every exchange so far, through {@link #send} or {@link #sendRaw}, answered with a status of
+   * clause 9.1's error responses (400, 404, 405, 413, 415): their bodies are judged by 9.1.
+   */
+  public List<Exchange> errorResponses() {
+    return List.copyOf(errorResponses);
   }
 
   /** Every exchange so far, through {@link #send} or {@link #sendRaw}, that was answered with a 5xx. */
@@ -147,8 +187,12 @@ public final class HttpTarget implements AutoCloseable {
   }
 
   private Exchange recorded(Exchange exchange) {
+    endpointTimeouts.remove(endpoint(exchange.request()));
     if (exchange.status() >= 500) {
       serverErrors.add(exchange.request() + ": got " + exchange.summary());
+    }
+    if (ERROR_STATUSES.contains(exchange.status())) {
+      errorResponses.add(exchange);
     }
     return exchange;
   }
@@ -183,6 +227,9 @@ public final class HttpTarget implements AutoCloseable {
     if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
       silentSince = request;
       nextProbeNanos = System.nanoTime();
+      String endpoint = endpoint(request);
+      endpointTimeouts.computeIfAbsent(endpoint, k -> new int[1])[0]++;
+      endpointRetryNanos.put(endpoint, System.nanoTime() + ENDPOINT_RETRY_INTERVAL.toNanos());
     }
     return new AssertionError(request + ": no answer (" + reason(e) + ")", e);
   }
@@ -207,6 +254,39 @@ public final class HttpTarget implements AutoCloseable {
     }
     throw new AssertionError(request + ": not sent: the server stopped answering (" + silent
         + " timed out, and GET /plaintext gets no answer within " + PROBE_TIMEOUT.toSeconds() + " s)");
+  }
+
+  /**
+   * Fails at once, without sending anything, while the request's endpoint has timed out
+   * {@link #ENDPOINT_TIMEOUTS} times in a row (the server answering other requests meanwhile); one
+   * request is let through every {@link #ENDPOINT_RETRY_INTERVAL}.
+   */
+  private void requireEndpointResponsive(String request) {
+    String endpoint = endpoint(request);
+    int[] timeouts = endpointTimeouts.get(endpoint);
+    if (timeouts == null || timeouts[0] < ENDPOINT_TIMEOUTS) {
+      return;
+    }
+    if (System.nanoTime() - endpointRetryNanos.getOrDefault(endpoint, 0L) >= 0) {
+      endpointRetryNanos.put(endpoint, System.nanoTime() + ENDPOINT_RETRY_INTERVAL.toNanos());
+      return;
+    }
+    throw new AssertionError(request + ": not sent: the server stopped answering " + endpoint + " (its last "
+        + timeouts[0] + " requests timed out after " + TIMEOUT.toSeconds() + " s each)");
+  }
+
+  /** The endpoint of a request description: its method and path, with any id as {id}. */
+  static String endpoint(String request) {
+    String[] parts = request.split(" ", 3);
+    if (parts.length < 2) {
+      return request;
+    }
+    String path = parts[1];
+    int query = path.indexOf('?');
+    if (query >= 0) {
+      path = path.substring(0, query);
+    }
+    return parts[0] + " " + (path.matches(".*/user/[^/]+") ? path.replaceFirst("/user/[^/]+$", "/user/{id}") : path);
   }
 
   private boolean answersProbe() {

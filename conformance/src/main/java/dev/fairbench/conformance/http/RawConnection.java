@@ -15,13 +15,15 @@ import java.time.Duration;
  */
 public final class RawConnection implements AutoCloseable {
   private final Socket socket;
+  private final DeadlineInputStream deadline;
   private final InputStream in;
   private final OutputStream out;
   private final Duration timeout;
 
   RawConnection(Socket socket, Duration timeout) throws IOException {
     this.socket = socket;
-    this.in = new BufferedInputStream(socket.getInputStream());
+    this.deadline = new DeadlineInputStream(socket);
+    this.in = new BufferedInputStream(deadline);
     this.out = socket.getOutputStream();
     this.timeout = timeout;
   }
@@ -54,6 +56,7 @@ public final class RawConnection implements AutoCloseable {
   /** Reads the next final response, skipping interim ones (100 Continue), waiting at most {@code wait}. */
   public RawResponse read(Duration wait) throws IOException {
     socket.setSoTimeout(Math.toIntExact(Math.max(1, wait.toMillis())));
+    deadline.deadlineIn(wait.multipliedBy(2));
     return RawHttp.read(in, true, true);
   }
 
@@ -63,6 +66,7 @@ public final class RawConnection implements AutoCloseable {
    */
   public RawResponse readInterimOrFinal(Duration wait) throws IOException {
     socket.setSoTimeout(Math.toIntExact(Math.max(1, wait.toMillis())));
+    deadline.deadlineIn(wait.multipliedBy(2));
     return RawHttp.read(in, true, false);
   }
 

@@ -29,6 +29,8 @@ import java.util.TreeMap;
  */
 public final class RawHttp {
   private static final int MAX_HEAD_BYTES = 64 * 1024;
+  /** The largest body read: a longer one (an endless body) is a finding, not a run out of memory. */
+  static final int MAX_BODY = HttpTarget.MAX_BODY;
 
   private final String host;
   private final int port;
@@ -124,7 +126,10 @@ public final class RawHttp {
         }
       });
       try {
-        return read(socket.getInputStream(), readBody);
+        // The whole response within twice the read timeout, however slowly it comes.
+        DeadlineInputStream in = new DeadlineInputStream(socket);
+        in.deadlineIn(timeout.multipliedBy(2));
+        return read(in, readBody);
       } finally {
         socket.close();
         joinQuietly(writer);
@@ -216,10 +221,19 @@ public final class RawHttp {
         if (length < 0 || length > Integer.MAX_VALUE) {
           throw new ProtocolException("invalid Content-Length: " + value);
         }
+        if (length > MAX_BODY) {
+          throw new ProtocolException("Content-Length " + length + " is past the " + MAX_BODY / (1024 * 1024) + " MiB the suite reads");
+        }
         yield readExactly(in, (int) length);
       }
       case CHUNKED -> readChunked(in);
-      case UNTIL_CLOSE -> in.readAllBytes();
+      case UNTIL_CLOSE -> {
+        byte[] body = in.readNBytes(MAX_BODY + 1);
+        if (body.length > MAX_BODY) {
+          throw new ProtocolException("the response body runs past " + MAX_BODY / (1024 * 1024) + " MiB (endless?)");
+        }
+        yield body;
+      }
     };
   }
 
@@ -239,6 +253,9 @@ public final class RawHttp {
           // trailers carry nothing the suite checks
         }
         return body.toByteArray();
+      }
+      if (size < 0 || body.size() + (long) size > MAX_BODY) {
+        throw new ProtocolException("the chunked response body runs past " + MAX_BODY / (1024 * 1024) + " MiB (endless?)");
       }
       body.write(readExactly(in, size));
       if (!readLine(in, false).isEmpty()) {

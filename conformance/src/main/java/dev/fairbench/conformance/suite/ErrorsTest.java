@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -34,6 +36,31 @@ class ErrorsTest {
     if (ex.status() >= 400 && ex.status() < 500) {
       Expect.errorBody(ex);
     }
+  }
+
+  /**
+   * Not only the probes: every 400, 404, 405, 413 and 415 the checks of sections 3 to 8 got (an age
+   * out of range, an empty name, a fraction, invalid UTF-8...) is an error response too, and a server
+   * whose range check answers {"detail": ...} while its parse errors answer {"error": ...} is seen.
+   */
+  @Test
+  @Clause("9.1")
+  @DisplayName("every error response to the checks of sections 3 to 8 is application/json with a JSON object holding a string \"error\"")
+  void everyErrorResponseSoFarHasTheErrorBody() {
+    List<String> wrong = new ArrayList<>();
+    int judged = 0;
+    for (Exchange ex : server.errorResponses()) {
+      judged++;
+      try {
+        Expect.errorBody(ex);
+      } catch (AssertionError e) {
+        wrong.add(e.getMessage().lines().findFirst().orElse(""));
+      }
+    }
+    assertThat(wrong)
+        .as("%d of the %d error responses the checks of sections 3 to 8 got are not 9.1 error responses: %s", wrong.size(), judged,
+            String.join("; ", wrong.subList(0, Math.min(wrong.size(), 5))) + (wrong.size() > 5 ? "; and " + (wrong.size() - 5) + " more" : ""))
+        .isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")

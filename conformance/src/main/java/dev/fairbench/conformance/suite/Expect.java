@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -38,6 +39,7 @@ final class Expect {
 
   /** Clause 9.1: application/json, a JSON object holding a string "error". */
   static void errorBody(Exchange ex) {
+    oneContentType(ex);
     assertThat(ex.mediaType())
         .as("%s: an error response must be application/json (9.1), got %s", ex.request(), ex.summary())
         .isEqualTo("application/json");
@@ -50,6 +52,7 @@ final class Expect {
 
   /** The media type is the given one; the only parameter allowed is charset=utf-8. */
   static void mediaType(Exchange ex, String expected) {
+    oneContentType(ex);
     String contentType = ex.header("Content-Type").orElse("");
     String[] parts = contentType.split(";");
     boolean typeMatches = parts[0].trim().toLowerCase(Locale.ROOT).equals(expected);
@@ -60,6 +63,17 @@ final class Expect {
         .as("%s: expected Content-Type %s (optionally ; charset=utf-8), got %s",
             ex.request(), expected, contentType.isEmpty() ? "none" : contentType)
         .isTrue();
+  }
+
+  /**
+   * The response has one Content-Type: two (text/plain and text/html, say) leave the media type to
+   * the client's choice of the first or the last (RFC 9110 5.3, 8.3: a singleton field).
+   */
+  static void oneContentType(Exchange ex) {
+    List<String> values = ex.headers().getOrDefault("Content-Type", List.of());
+    assertThat(values.size())
+        .as("%s: expected one Content-Type header, got %d: %s", ex.request(), values.size(), String.join(" | ", values))
+        .isLessThanOrEqualTo(1);
   }
 
   /** The body parsed as JSON; a body that is not JSON fails, saying what it was. */

@@ -12,6 +12,7 @@ import dev.fairbench.conformance.http.RawResponse;
 import dev.fairbench.conformance.http.Text;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -225,6 +226,8 @@ class RobustnessTest {
       response = shape.send(server);
     } catch (SocketTimeoutException e) {
       throw server.noAnswer(shape.toString(), e);
+    } catch (ProtocolException e) {
+      throw notHttp(shape.toString(), e);
     } catch (IOException e) {
       // Reset or closed without an answer: not a 5xx. Whether the server survived is clause 12.2.
       return;
@@ -285,6 +288,8 @@ class RobustnessTest {
       response = server.raw().exchange(server.raw().head("GET", server.target(request.target), "Connection: close"));
     } catch (SocketTimeoutException e) {
       throw server.noAnswer(what, e);
+    } catch (ProtocolException e) {
+      throw notHttp(what, e);
     } catch (IOException e) {
       return; // closed or reset without an answer: the request was refused
     }
@@ -302,6 +307,15 @@ class RobustnessTest {
     }
     throw new AssertionError(what + ": expected a 4xx or the connection closed (or, tolerated, 505 or the byte "
         + "kept in the path), got " + ex.summary());
+  }
+
+  /**
+   * An answer that is not HTTP (a garbage status line, a malformed header, an endless body) is neither
+   * a 4xx nor the connection closed: it FAILs 12.1, 12.3 and 12.4 alike.
+   */
+  private static AssertionError notHttp(String what, ProtocolException e) {
+    return new AssertionError(what + ": answered with bytes that are not an HTTP response (" + e.getMessage()
+        + "); expected a 4xx or the connection closed", e);
   }
 
   private static boolean keepsTheId(Exchange ex, String id) {
@@ -422,6 +436,8 @@ class RobustnessTest {
       } catch (SocketTimeoutException e) {
         throw new AssertionError(what + ": no answer within " + FRAMING_WAIT.toSeconds()
             + " s and the connection left open (the server waits for body bytes that the framing does not promise)", e);
+      } catch (ProtocolException e) {
+        throw notHttp(what, e);
       } catch (IOException e) {
         return; // closed without an answer: refused
       }

@@ -94,10 +94,12 @@ class UserTest {
     Expect.errorResponse(server.get("/user/a/b"), 404);
   }
 
+  /** 200, application/json and exactly {"id":<id>,"name":"User <id>"}, as 3.1 asks of /user/42. */
   private void expectUser(String path, String id) {
     Exchange ex = server.get(path);
     Expect.status(ex, 200);
-    JsonNode body = Expect.jsonIn(ex, "the body");
+    Expect.mediaType(ex, "application/json");
+    JsonNode body = Expect.objectWithKeys(ex, "id", "name");
     assertThat(body.path("id").isTextual() && body.path("id").asText().equals(id)
             && body.path("name").isTextual() && body.path("name").asText().equals("User " + id))
         .as("%s: expected {\"id\":%s,\"name\":%s}, got %s", ex.request(), Json.quote(id), Json.quote("User " + id), ex.summary())

@@ -1,7 +1,16 @@
 package dev.fairbench.conformance.suite;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
+import dev.fairbench.conformance.http.RawConnection;
 import dev.fairbench.conformance.http.RawHttp;
+import dev.fairbench.conformance.http.RawResponse;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Stream;
@@ -86,7 +95,8 @@ class ValidateMediaTypeAndSizeTest {
         Arguments.of((3 * Json.MIB) + " bytes", Json.validBodyOfSize(3 * Json.MIB), false),
         Arguments.of((Json.MIB + 1) + " bytes padded with U+1F600 (about 262,000 characters)",
             Json.validBodyOfSize(Json.MIB + 1, EMOJI), false),
-        Arguments.of((2 * Json.MIB) + " bytes sent chunked, without Content-Length", Json.validBodyOfSize(2 * Json.MIB), true));
+        Arguments.of((2 * Json.MIB) + " bytes sent chunked, without Content-Length", Json.validBodyOfSize(2 * Json.MIB), true),
+        Arguments.of((Json.MIB + 1) + " bytes sent chunked, without Content-Length", Json.validBodyOfSize(Json.MIB + 1), true));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -96,27 +106,97 @@ class ValidateMediaTypeAndSizeTest {
   void bodyOverOneMebibyteAnswers413(String what, byte[] body, boolean chunked) {
     // Over a raw socket: the server may answer and close before reading the whole body.
     if (chunked) {
-      byte[] head = server.raw().head("POST", server.target("/validate"),
-          "Content-Type: application/json", "Transfer-Encoding: chunked", "Connection: close");
-      String description = HttpTarget.describe("POST", "/validate", "application/json", body) + " (chunked)";
-      Expect.errorResponse(server.sendRaw(description, RawHttp.concat(head, Json.chunked(body))), 413);
+      Expect.errorResponse(postChunked(body), 413);
     } else {
       Expect.errorResponse(server.postRaw("/validate", "application/json", body), 413);
     }
     Expect.stillUp(server, "a body of " + what);
   }
 
+  /** A request hidden at the start of an over-limit body: a server that reads the body as requests answers it. */
+  private static final String SMUGGLED = "GET /user/smuggled HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  private static final Duration KEPT_ALIVE_WAIT = Duration.ofSeconds(5);
+  private static final Duration UNASKED_WAIT = Duration.ofSeconds(1);
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"with Content-Length", "chunked"})
+  @Clause("4.6")
+  @DisplayName("a body over 1 MiB on a kept-alive connection: after the 413 its bytes are never read as a request")
+  void bodyOverOneMebibyteIsNeverReadAsTheNextRequest(String framing) throws InterruptedException {
+    boolean chunked = framing.equals("chunked");
+    byte[] body = (SMUGGLED + "x".repeat(Json.MIB + 1 - SMUGGLED.length())).getBytes(StandardCharsets.US_ASCII);
+    String what = "POST /validate with a body of " + (Json.MIB + 1) + " bytes " + framing
+        + " starting with GET /user/smuggled, on a kept-alive connection";
+    byte[] head = server.raw().head("POST", server.target("/validate"), "Content-Type: application/json",
+        chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + body.length);
+    Exchange alone = server.get("/plaintext");
+    server.requireResponsive(what);
+    try (RawConnection connection = server.raw(KEPT_ALIVE_WAIT).open()) {
+      Thread writer = connection.writeInBackground(RawHttp.concat(head, chunked ? Json.chunked(body) : body));
+      RawResponse first;
+      try {
+        first = connection.read();
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError(what + ": no answer within " + KEPT_ALIVE_WAIT.toSeconds() + " s", e);
+      } catch (IOException e) {
+        return; // closed without an answer: the other cases of 4.6 judge that
+      }
+      Expect.status(first.toExchange(what), 413);
+      if (first.header("Connection").filter("close"::equalsIgnoreCase).isPresent()) {
+        return;
+      }
+      // Nothing more may come unasked: a server that reads the body as requests answers the hidden one now.
+      try {
+        RawResponse unasked = connection.read(UNASKED_WAIT);
+        throw new AssertionError(what + ": answered 413, then, unasked, " + unasked.toExchange(what).summary()
+            + ": the body left unread after the 413 was read as a request");
+      } catch (SocketTimeoutException e) {
+        // nothing unasked: the body is being drained, or ignored until the next request shows
+      } catch (IOException e) {
+        return; // closed after the 413
+      }
+      writer.join(KEPT_ALIVE_WAIT);
+      String next = what + ": answered 413, then GET /plaintext on the same connection";
+      RawResponse second;
+      try {
+        connection.write(server.raw().request("GET", server.target("/plaintext"), null, null, true));
+        second = connection.read();
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError(next + " got no answer within " + KEPT_ALIVE_WAIT.toSeconds()
+            + " s: is the rest of the body being read as a request?", e);
+      } catch (IOException e) {
+        return; // closed after the 413
+      }
+      Exchange answer = second.toExchange(next);
+      assertThat(answer.status() == alone.status() && Arrays.equals(answer.body(), alone.body()))
+          .as("%s got %s, expected what it gets alone (%s) or the connection closed: the body left unread after the 413 "
+              + "was read as requests", next, answer.summary(), alone.summary())
+          .isTrue();
+    } catch (IOException e) {
+      throw server.noAnswer(what, e);
+    }
+  }
+
+  /** POST /validate with the body in chunked transfer coding, no Content-Length, over a raw socket. */
+  private Exchange postChunked(byte[] body) {
+    byte[] head = server.raw().head("POST", server.target("/validate"),
+        "Content-Type: application/json", "Transfer-Encoding: chunked", "Connection: close");
+    String description = HttpTarget.describe("POST", "/validate", "application/json", body) + " (chunked)";
+    return server.sendRaw(description, RawHttp.concat(head, Json.chunked(body)));
+  }
+
   static Stream<Arguments> exactlyOneMebibyte() {
     return Stream.of(
-        Arguments.of("padded with x", Json.validBodyOfSize(Json.MIB)),
-        Arguments.of("padded with U+1F600", Json.validBodyOfSize(Json.MIB, EMOJI)));
+        Arguments.of("padded with x", Json.validBodyOfSize(Json.MIB), false),
+        Arguments.of("padded with U+1F600", Json.validBodyOfSize(Json.MIB, EMOJI), false),
+        Arguments.of("sent chunked, without Content-Length", Json.validBodyOfSize(Json.MIB), true));
   }
 
   @ParameterizedTest(name = "1,048,576 bytes {0}")
   @MethodSource("exactlyOneMebibyte")
   @Clause("4.7")
-  @DisplayName("a valid body of exactly 1 MiB is accepted: the limit is over, not at, 1 MiB")
-  void bodyOfExactlyOneMebibyteIsAccepted(String what, byte[] body) {
-    Expect.accepted(server.postValidate("application/json", body), "a", 1);
+  @DisplayName("a valid body of exactly 1 MiB is accepted, however sent: the limit is over, not at, 1 MiB")
+  void bodyOfExactlyOneMebibyteIsAccepted(String what, byte[] body, boolean chunked) {
+    Expect.accepted(chunked ? postChunked(body) : server.postValidate("application/json", body), "a", 1);
   }
 }

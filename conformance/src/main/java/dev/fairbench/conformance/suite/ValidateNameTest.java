@@ -89,6 +89,15 @@ class ValidateNameTest {
     Expect.accepted(server.postJson(Json.person(name.toString(), "30")), name.toString(), 30);
   }
 
+  @Test
+  @Clause("6.7")
+  @DisplayName("a name filling a body of exactly 1 MiB is echoed exactly: no length limit of its own")
+  void nameFillingOneMebibyteIsEchoedExactly() {
+    String frame = Json.person("", "30");
+    String name = "abcdefghi ".repeat(Json.MIB / 10 + 1).substring(0, Json.MIB - frame.length());
+    Expect.accepted(server.postJson(Json.person(name, "30")), name, 30);
+  }
+
   private static String controls() {
     StringBuilder all = new StringBuilder();
     for (char c = 0; c < 0x20; c++) {

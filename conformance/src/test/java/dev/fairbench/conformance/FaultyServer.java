@@ -168,6 +168,17 @@ final class FaultyServer implements AutoCloseable {
     /** GET /json streams an endless chunked body: the suite must say so and go on, not run out of memory. */
     ENDLESS_JSON_BODY,
 
+    // Found by the entries' audit with hostile input (docs/CONFORMANCE-VALIDATION.md).
+
+    /** Implementation-defined (WARN): numbers read as 64-bit floats, so 30.000000000000001 is 30 and 1e-400 is 0. */
+    FRACTIONS_READ_AS_DOUBLES,
+    /** Implementation-defined (WARN): a number beyond a 64-bit float's range anywhere in the body answers 400. */
+    NUMBERS_LIMITED_TO_DOUBLE_RANGE,
+    /** A number beyond a 64-bit float's range anywhere in the body fails the handler: 500. */
+    NUMBERS_BEYOND_DOUBLE_RANGE_500,
+    /** echo's BodyLimit middleware before the media-type check: an oversized text/plain body answers 413, not 415. */
+    SIZE_CHECKED_BEFORE_MEDIA_TYPE,
+
     // The HTTP layer's deviations: a FaultyFront in front of the server has them.
 
     /** Implementation-defined (WARN): Bun's parser, a control byte in the target answers 505. */
@@ -467,6 +478,11 @@ final class FaultyServer implements AutoCloseable {
     String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
     boolean mediaTypeChecked = has(Deviation.IGNORES_CONTENT_TYPE) || isJson(contentType);
     String wrongMediaType = "Content-Type must be application/json, got " + (contentType == null ? "none" : contentType);
+    String declaredLength = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (has(Deviation.SIZE_CHECKED_BEFORE_MEDIA_TYPE) && declaredLength != null && Long.parseLong(declaredLength) > MIB) {
+      error(exchange, 413, "the body is larger than 1 MiB");
+      return;
+    }
     if (!mediaTypeChecked && !has(Deviation.PARSES_BEFORE_MEDIA_TYPE)) {
       error(exchange, 415, wrongMediaType);
       return;
@@ -524,6 +540,14 @@ final class FaultyServer implements AutoCloseable {
       badJson(exchange, "the body must be a JSON object");
       return;
     }
+    if (has(Deviation.NUMBERS_BEYOND_DOUBLE_RANGE_500) && beyondDoubleRange(json)) {
+      send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    if (has(Deviation.NUMBERS_LIMITED_TO_DOUBLE_RANGE) && beyondDoubleRange(json)) {
+      badJson(exchange, "a number is out of range");
+      return;
+    }
     if (!mediaTypeChecked) {
       error(exchange, 415, wrongMediaType);
       return;
@@ -572,6 +596,14 @@ final class FaultyServer implements AutoCloseable {
       return;
     }
     BigDecimal value = age.decimalValue();
+    if (has(Deviation.FRACTIONS_READ_AS_DOUBLES) && !age.isIntegralNumber()) {
+      double rounded = value.doubleValue();
+      if (!Double.isFinite(rounded)) {
+        error(exchange, invalid, "age must be an integer");
+        return;
+      }
+      value = BigDecimal.valueOf(rounded);
+    }
     if (!age.isIntegralNumber()) {
       if (has(Deviation.INTEGRAL_FLOATS_REJECTED)) {
         error(exchange, invalid, "age must be written as an integer");
@@ -652,6 +684,18 @@ final class FaultyServer implements AutoCloseable {
     } catch (IOException e) {
       // the client stopped reading
     }
+  }
+
+  private static boolean beyondDoubleRange(JsonNode node) {
+    if (node.isNumber()) {
+      return !Double.isFinite(node.decimalValue().doubleValue());
+    }
+    for (JsonNode child : node) {
+      if (beyondDoubleRange(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private JsonNode field(JsonNode object, String name) {

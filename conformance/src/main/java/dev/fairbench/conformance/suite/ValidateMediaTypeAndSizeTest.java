@@ -77,6 +77,14 @@ class ValidateMediaTypeAndSizeTest {
     Expect.errorResponse(server.postValidate(contentType, body.getBytes(StandardCharsets.UTF_8)), 415);
   }
 
+  @ParameterizedTest(name = "Content-Type: {0}")
+  @ValueSource(strings = {"text/plain", "application/x-www-form-urlencoded"})
+  @Clause("4.4")
+  @DisplayName("any other media type answers 415 also when the body is over 1 MiB: the media type is checked first")
+  void otherMediaTypeWithAnOversizedBodyAnswers415(String contentType) {
+    Expect.errorResponse(server.postValidate(contentType, Json.validBodyOfSize(Json.MIB + 1)), 415);
+  }
+
   static Stream<String> anyBody() {
     return ANY_BODY.stream();
   }

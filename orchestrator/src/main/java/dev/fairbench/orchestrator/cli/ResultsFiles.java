@@ -8,9 +8,7 @@ import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.LinkOption;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -173,19 +171,8 @@ final class ResultsFiles {
         Files.writeString(target, content);
         return;
       }
-      Path parent = target.toAbsolutePath().getParent();
-      Files.createDirectories(parent);
-      Path temp = Files.createTempFile(parent, "." + target.getFileName() + "-", ".tmp");
-      try {
-        Files.writeString(temp, content);
-        try {
-          Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+      dev.fairbench.orchestrator.results.AtomicWrite.replace(target, "." + target.getFileName() + "-", ".tmp",
+          temp -> Files.writeString(temp, content));
     } catch (IOException e) {
       throw new UsageException("cannot write " + option + " " + file + ": " + describe(e));
     }

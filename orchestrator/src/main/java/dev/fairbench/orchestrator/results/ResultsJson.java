@@ -6,10 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /** Reads and writes the results file. Writes are atomic: a crash leaves the previous version. */
 public final class ResultsJson {
@@ -28,19 +25,7 @@ public final class ResultsJson {
 
   /** Writes to a temporary file beside {@code file}, then renames it over {@code file}. */
   public static void write(ResultsDocument document, Path file) throws IOException {
-    Path dir = file.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path temp = Files.createTempFile(dir, ".results-", ".json.tmp");
-    try {
-      MAPPER.writeValue(temp.toFile(), document);
-      try {
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    AtomicWrite.replace(file, ".results-", ".json.tmp", temp -> MAPPER.writeValue(temp.toFile(), document));
   }
 
   public static ResultsDocument read(Path file) throws IOException {

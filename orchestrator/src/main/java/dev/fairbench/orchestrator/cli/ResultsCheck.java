@@ -203,35 +203,28 @@ final class ResultsCheck {
   }
 
   private static JsonNode object(JsonNode parent, String name, String at) {
-    JsonNode node = parent.get(name);
-    if (node == null || node.isNull()) {
-      throw new Problem(at, node == null ? "missing" : "null where an object is required");
-    }
-    if (!node.isObject()) {
-      throw new Problem(at, "must be an object, got " + kind(node));
-    }
-    return node;
+    return required(parent, name, at, "an object", JsonNode::isObject);
   }
 
   private static JsonNode array(JsonNode parent, String name, String at) {
-    JsonNode node = parent.get(name);
-    if (node == null || node.isNull()) {
-      throw new Problem(at, node == null ? "missing" : "null where a list is required");
-    }
-    if (!node.isArray()) {
-      throw new Problem(at, "must be a list, got " + kind(node));
-    }
-    return node;
+    return required(parent, name, at, "a list", JsonNode::isArray);
   }
 
   private static void text(JsonNode parent, String name, String at) {
+    required(parent, name, at, "a string", JsonNode::isTextual);
+  }
+
+  /** The field {@code name}, present, not null and of the kind {@code is} accepts. */
+  private static JsonNode required(JsonNode parent, String name, String at, String kind,
+      java.util.function.Predicate<JsonNode> is) {
     JsonNode node = parent.get(name);
     if (node == null || node.isNull()) {
-      throw new Problem(at, node == null ? "missing" : "null where a string is required");
+      throw new Problem(at, node == null ? "missing" : "null where " + kind + " is required");
     }
-    if (!node.isTextual()) {
-      throw new Problem(at, "must be a string, got " + kind(node));
+    if (!is.test(node)) {
+      throw new Problem(at, "must be " + kind + ", got " + kind(node));
     }
+    return node;
   }
 
   private static JsonNode element(JsonNode array, int index, String at) {

@@ -15,10 +15,13 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The suite proves it can fail: every deviation of {@link FaultyServer} is caught by its clause(s). */
+@Execution(ExecutionMode.CONCURRENT) // each test has its own servers on ephemeral ports
 class SuiteCatchesFaultsTest {
   /** For each deviation, exactly the clauses that must not PASS, and their verdicts. */
   private static final Map<Deviation, Map<String, Verdict>> EXPECTED = new EnumMap<>(Deviation.class);

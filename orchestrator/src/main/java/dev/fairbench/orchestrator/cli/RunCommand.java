@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.cli;
 
+import dev.fairbench.conformance.SpecClause;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
 import dev.fairbench.orchestrator.config.RateSpec;
@@ -153,7 +154,8 @@ public class RunCommand implements Callable<Integer> {
 
   @Option(names = "--accept-fail", paramLabel = "CLAUSE", split = ",",
       description = "Measure entries that FAIL only these conformance clauses (e.g. 4.6); their cells are marked "
-          + "non-conformant in every report and never ranked beside conformant ones without the mark.")
+          + "non-conformant in every report and never ranked beside conformant ones without the mark. A clause the "
+          + "suite does not have is refused.")
   List<String> acceptFail = List.of();
 
   @Option(names = "--startups", paramLabel = "N", defaultValue = "5",
@@ -243,7 +245,7 @@ public class RunCommand implements Callable<Integer> {
           connections == null ? profile.connections() : connections,
           threads == null ? profile.threads() : threads,
           Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile, clientEngine), !noCalibration && !onlyStartup, Defaults.DISTURBANCE_THRESHOLD,
-          pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList(),
+          pipeline, !noKeepAlive, acceptedClauses(acceptFail),
           (ladderShare == null ? (kind == CellKind.THROUGHPUT && !onlyStartup ? Defaults.LADDER_SHARE : 0) : ladderShare / 100),
           ladderEndpoints == null
               ? (kind == CellKind.THROUGHPUT ? endpointList.stream().filter(e -> Defaults.LADDER_ENDPOINTS.contains(e.wireName())).toList() : List.of())
@@ -305,6 +307,39 @@ public class RunCommand implements Callable<Integer> {
     } catch (RunSession.PreflightException e) {
       return refuse(err, e.getMessage());
     }
+  }
+
+  /**
+   * The clauses of --accept-fail, trimmed; one the suite does not check is a usage error (a typo would
+   * otherwise accept nothing and the entry would be left out without a word about why).
+   */
+  static List<String> acceptedClauses(List<String> given) {
+    List<String> clauses = given.stream().map(String::trim).toList();
+    List<String> unknown = clauses.stream().filter(id -> SpecClause.byId(id).isEmpty())
+        .map(id -> id.isEmpty() ? "\"\"" : id).distinct().toList();
+    if (!unknown.isEmpty()) {
+      throw new UsageException("--accept-fail: no clause " + String.join(", ", unknown) + " in the conformance suite; "
+          + "its clauses are " + clauseRanges() + " (docs/SPEC.md)");
+    }
+    return clauses;
+  }
+
+  /** The suite's clause ids by section, a section's run of numbers as one range: "1.1–1.3, 2.1–2.3, …". */
+  static String clauseRanges() {
+    java.util.Map<String, List<String>> sections = new java.util.LinkedHashMap<>();
+    for (SpecClause clause : SpecClause.ALL) {
+      sections.computeIfAbsent(clause.id().substring(0, clause.id().indexOf('.')), k -> new java.util.ArrayList<>())
+          .add(clause.id());
+    }
+    List<String> parts = new java.util.ArrayList<>();
+    sections.forEach((section, ids) -> {
+      boolean run = true;
+      for (int i = 0; i < ids.size(); i++) {
+        run &= ids.get(i).equals(section + "." + (i + 1));
+      }
+      parts.add(run && ids.size() > 1 ? ids.getFirst() + "–" + ids.getLast() : String.join(", ", ids));
+    });
+    return String.join(", ", parts);
   }
 
   /** wrk and oha as local processes, or in a container on the --client-host engine. */

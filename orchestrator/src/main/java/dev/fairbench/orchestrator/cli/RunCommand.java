@@ -233,6 +233,7 @@ public class RunCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--mode is throughput or rate; ladder cells come with throughput runs");
       }
       List<Endpoint> endpointList = endpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList();
+      emptyRates();
       config = new RunConfig(true, kind, endpointList,
           duration == null ? profile.duration() : duration,
           warmup == null ? profile.warmup() : warmup,
@@ -306,6 +307,21 @@ public class RunCommand implements Callable<Integer> {
       return finish(request, out, err);
     } catch (RunSession.PreflightException e) {
       return refuse(err, e.getMessage());
+    }
+  }
+
+  /**
+   * picocli splits "--rate 10," into 10 alone and "--rate ," into nothing at all, which `run` would
+   * take for no --rate and measure throughput: every comma-separated part given must be a rate.
+   */
+  private void emptyRates() {
+    CommandLine.Model.OptionSpec given = spec.commandLine().getParseResult().matchedOption("--rate");
+    if (given != null) {
+      for (String text : given.originalStringValues()) {
+        for (String part : text.split(",", -1)) {
+          RateSpec.parse(part);
+        }
+      }
     }
   }
 

@@ -142,7 +142,8 @@ final class ResultsCheck {
           throw new Problem(cellAt + ".runs", "the cell is " + cell.status().wireName() + " but has no counted run");
         }
         if (cell.stats() != null) {
-          // NaN is how a derived figure says "none" (CPU per request of runs without requests): allowed here.
+          // null (read as NaN; older files hold "NaN") is how a derived figure says "none" (CPU per request of
+          // runs without requests): allowed here.
           derived(cell.stats().medianRequestsPerSecond(), cellAt + ".stats.medianRequestsPerSecond");
           derived(cell.stats().cpuMicrosPerRequest(), cellAt + ".stats.cpuMicrosPerRequest");
         }

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.cli;
 
+import dev.fairbench.conformance.SpecClause;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
 import dev.fairbench.orchestrator.config.RateSpec;
@@ -153,7 +154,8 @@ public class RunCommand implements Callable<Integer> {
 
   @Option(names = "--accept-fail", paramLabel = "CLAUSE", split = ",",
       description = "Measure entries that FAIL only these conformance clauses (e.g. 4.6); their cells are marked "
-          + "non-conformant in every report and never ranked beside conformant ones without the mark.")
+          + "non-conformant in every report and never ranked beside conformant ones without the mark. A clause the "
+          + "suite does not have is refused.")
   List<String> acceptFail = List.of();
 
   @Option(names = "--startups", paramLabel = "N", defaultValue = "5",
@@ -231,6 +233,7 @@ public class RunCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--mode is throughput or rate; ladder cells come with throughput runs");
       }
       List<Endpoint> endpointList = endpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList();
+      emptyRates();
       config = new RunConfig(true, kind, endpointList,
           duration == null ? profile.duration() : duration,
           warmup == null ? profile.warmup() : warmup,
@@ -243,7 +246,7 @@ public class RunCommand implements Callable<Integer> {
           connections == null ? profile.connections() : connections,
           threads == null ? profile.threads() : threads,
           Defaults.REQUEST_TIMEOUT, limitOptions.limits(profile, clientEngine), !noCalibration && !onlyStartup, Defaults.DISTURBANCE_THRESHOLD,
-          pipeline, !noKeepAlive, acceptFail.stream().map(String::trim).toList(),
+          pipeline, !noKeepAlive, acceptedClauses(acceptFail),
           (ladderShare == null ? (kind == CellKind.THROUGHPUT && !onlyStartup ? Defaults.LADDER_SHARE : 0) : ladderShare / 100),
           ladderEndpoints == null
               ? (kind == CellKind.THROUGHPUT ? endpointList.stream().filter(e -> Defaults.LADDER_ENDPOINTS.contains(e.wireName())).toList() : List.of())
@@ -305,6 +308,54 @@ public class RunCommand implements Callable<Integer> {
     } catch (RunSession.PreflightException e) {
       return refuse(err, e.getMessage());
     }
+  }
+
+  /**
+   * picocli splits "--rate 10," into 10 alone and "--rate ," into nothing at all, which `run` would
+   * take for no --rate and measure throughput: every comma-separated part given must be a rate.
+   */
+  private void emptyRates() {
+    CommandLine.Model.OptionSpec given = spec.commandLine().getParseResult().matchedOption("--rate");
+    if (given != null) {
+      for (String text : given.originalStringValues()) {
+        for (String part : text.split(",", -1)) {
+          RateSpec.parse(part);
+        }
+      }
+    }
+  }
+
+  /**
+   * The clauses of --accept-fail, trimmed; one the suite does not check is a usage error (a typo would
+   * otherwise accept nothing and the entry would be left out without a word about why).
+   */
+  static List<String> acceptedClauses(List<String> given) {
+    List<String> clauses = given.stream().map(String::trim).toList();
+    List<String> unknown = clauses.stream().filter(id -> SpecClause.byId(id).isEmpty())
+        .map(id -> id.isEmpty() ? "\"\"" : id).distinct().toList();
+    if (!unknown.isEmpty()) {
+      throw new UsageException("--accept-fail: no clause " + String.join(", ", unknown) + " in the conformance suite; "
+          + "its clauses are " + clauseRanges() + " (docs/SPEC.md)");
+    }
+    return clauses;
+  }
+
+  /** The suite's clause ids by section, a section's run of numbers as one range: "1.1–1.3, 2.1–2.3, …". */
+  static String clauseRanges() {
+    java.util.Map<String, List<String>> sections = new java.util.LinkedHashMap<>();
+    for (SpecClause clause : SpecClause.ALL) {
+      sections.computeIfAbsent(clause.id().substring(0, clause.id().indexOf('.')), k -> new java.util.ArrayList<>())
+          .add(clause.id());
+    }
+    List<String> parts = new java.util.ArrayList<>();
+    sections.forEach((section, ids) -> {
+      boolean run = true;
+      for (int i = 0; i < ids.size(); i++) {
+        run &= ids.get(i).equals(section + "." + (i + 1));
+      }
+      parts.add(run && ids.size() > 1 ? ids.getFirst() + "–" + ids.getLast() : String.join(", ", ids));
+    });
+    return String.join(", ", parts);
   }
 
   /** wrk and oha as local processes, or in a container on the --client-host engine. */

@@ -61,8 +61,12 @@ public final class EntryCatalog {
           .filter(v -> !v.standsOn().isEmpty() && !baselines.contains(v.standsOn())).findFirst() : Optional.empty();
       if (wrong.isPresent()) {
         EntryVariant v = wrong.get();
-        checked.add(Entry.invalid(entry.name(), entry.dir(), new ManifestException(v.file(),
-            "ladder.baseline", "names \"" + v.standsOn() + "\", which is no entry of kind \"baseline\" here (baselines: "
+        String named = v.standsOn().contains(":") ? v.standsOn().substring(0, v.standsOn().indexOf(':')) : v.standsOn();
+        boolean broken = entries.stream().anyMatch(e -> e.name().equals(named) && !e.isValid());
+        checked.add(Entry.invalid(entry.name(), entry.dir(), new ManifestException(v.file(), "ladder.baseline",
+            broken ? "names \"" + v.standsOn() + "\", whose own manifest is broken (its error is listed with it), so it "
+                + "is no baseline until that is fixed"
+            : "names \"" + v.standsOn() + "\", which is no entry of kind \"baseline\" here (baselines: "
                 + (baselines.isEmpty() ? "none" : String.join(", ", baselines)) + ")").getMessage()));
       } else {
         checked.add(entry);

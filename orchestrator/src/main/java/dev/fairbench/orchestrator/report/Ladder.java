@@ -38,7 +38,8 @@ public final class Ladder {
         continue;
       }
       for (CellResult floor : base.cells()) {
-        if (floor.kind() != CellKind.LADDER || !floor.measured()) {
+        // A floor with no CPU per request (no run made a request) has nothing to subtract from.
+        if (floor.kind() != CellKind.LADDER || !floor.measured() || !Double.isFinite(floor.stats().cpuMicrosPerRequest())) {
           continue;
         }
         List<Double> floorRuns = cpu(floor);
@@ -50,7 +51,8 @@ public final class Ladder {
             continue;
           }
           Optional<CellResult> cell = framework.cells().stream()
-              .filter(c -> c.kind() == CellKind.LADDER && c.endpoint().equals(floor.endpoint()) && c.measured())
+              .filter(c -> c.kind() == CellKind.LADDER && c.endpoint().equals(floor.endpoint()) && c.measured()
+                  && Double.isFinite(c.stats().cpuMicrosPerRequest()))
               .findFirst();
           if (cell.isEmpty()) {
             continue;

@@ -109,7 +109,7 @@ public final class MarkdownReport {
               String.format(Locale.ROOT, "%,.0f %s (%,.0f–%,.0f, CV %.1f%%)", s.medianRequestsPerSecond(),
                   interval(s.requestsPerSecondInterval(), "%,.0f"), s.minRequestsPerSecond(), s.maxRequestsPerSecond(),
                   s.cv() * 100),
-              String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), interval(s.cpuInterval(), "%.2f")),
+              number("%.2f", s.cpuMicrosPerRequest()) + " " + interval(s.cpuInterval(), "%.2f"),
               s.runs() + counted(cell),
               Long.toString(s.p50Micros()), Long.toString(s.p99Micros()),
               String.format(Locale.ROOT, "%.1f", s.peakRssBytes() / 1048576.0),
@@ -266,7 +266,7 @@ public final class MarkdownReport {
             String.format(Locale.ROOT, "%,d", r.clientErrors()), unsent(r),
             String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
             s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros(),
-            String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), interval(s.cpuInterval(), "%.2f"))));
+            number("%.2f", s.cpuMicrosPerRequest()) + " " + interval(s.cpuInterval(), "%.2f")));
         if (slopes) {
           row.add(rssSlope(cell));
         }
@@ -384,17 +384,29 @@ public final class MarkdownReport {
 
   private static String cpu(CellResult cell) {
     CellStats s = cell.stats();
-    return String.format(Locale.ROOT, "%.2f %s", s.cpuMicrosPerRequest(), share(s.cpuInterval(), s.cpuMicrosPerRequest()));
+    return number("%.2f", s.cpuMicrosPerRequest()) + " " + share(s.cpuInterval(), s.cpuMicrosPerRequest());
   }
 
   private static String ratios(CellResult cell) {
     CellStats.Ratios r = cell.stats().toCalibration();
-    return r == null ? "—" : String.format(Locale.ROOT, "%.2f / %.2f", r.requestsPerSecond(), r.cpuMicrosPerRequest());
+    return r == null ? "—" : number("%.2f", r.requestsPerSecond()) + " / " + number("%.2f", r.cpuMicrosPerRequest());
   }
 
-  /** "±2.1%", or "(no CI)" with too few runs. */
+  /**
+   * "±2.1%"; "(no CI)" with too few runs; "±—" when the interval is no share of its median (a median of
+   * 0, as from runs that all measured 0 req/s, or a figure there is none of).
+   */
   static String share(Interval interval, double centre) {
-    return interval == null ? "(no CI)" : String.format(Locale.ROOT, "±%.1f%%", interval.halfWidthShareOf(centre) * 100);
+    if (interval == null) {
+      return "(no CI)";
+    }
+    double share = interval.halfWidthShareOf(centre);
+    return Double.isFinite(share) ? String.format(Locale.ROOT, "±%.1f%%", share * 100) : "±—";
+  }
+
+  /** The figure in {@code format}, or "—" when there is none (CPU per request of runs that made no request). */
+  static String number(String format, double value) {
+    return Double.isFinite(value) ? String.format(Locale.ROOT, format, value) : "—";
   }
 
   private static String interval(Interval interval, String format) {

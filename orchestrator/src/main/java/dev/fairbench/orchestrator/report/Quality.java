@@ -198,15 +198,26 @@ public final class Quality {
         case INVALID -> cell.kind().constantRate() && s.rate() != null
             ? String.format(Locale.ROOT, "invalid: success %.3f%% of the scheduled requests, below %.1f%%",
                 s.rate().successRate() * 100, THRESHOLDS.rateSuccess() * 100)
+            : cell.countedRuns().stream().allMatch(r -> r.requests() == 0)
+            ? String.format(Locale.ROOT, "invalid: no request was answered in any of the %d counted run(s)", s.runs())
             : String.format(Locale.ROOT, "invalid: %.3f%% of the requests got a non-2xx answer or a socket error, over %.1f%%",
                 s.errorShare() * 100, THRESHOLDS.invalidErrorShare() * 100);
         case WORKERS_MISMATCH -> String.format(Locale.ROOT, "workers: %d requested, %d %s seen busy under load",
             cell.workers().requested(), cell.workers().observed(),
             "processes".equals(cell.workers().model()) ? "processes" : "threads");
-        case WIDE_INTERVAL -> String.format(Locale.ROOT, "wide interval: the 95%% confidence interval of %s is ±%.1f%% of its median, over ±%.0f%%",
-            headline(cell), halfWidth(cell) * 100, THRESHOLDS.intervalHalfWidth() * 100);
-        case FEW_RUNS -> String.format(Locale.ROOT,
-            "few runs: %d counted run(s); a distribution-free 95%% interval of the median needs at least 6", s.runs());
+        case WIDE_INTERVAL -> Double.isFinite(halfWidth(cell))
+            ? String.format(Locale.ROOT, "wide interval: the 95%% confidence interval of %s is ±%.1f%% of its median, over ±%.0f%%",
+                headline(cell), halfWidth(cell) * 100, THRESHOLDS.intervalHalfWidth() * 100)
+            : String.format(Locale.ROOT, "wide interval: the 95%% confidence interval of %s reaches away from a median of 0, "
+                + "so it is no share of it", headline(cell));
+        case FEW_RUNS -> {
+          long withRequests = cell.countedRuns().stream().filter(r -> r.requests() > 0).count();
+          yield headline(cell).equals("CPU-µs/req") && withRequests < s.runs()
+              ? String.format(Locale.ROOT, "few runs: %d of the %d counted run(s) made a request to count CPU time "
+                  + "against; a distribution-free 95%% interval of the median needs at least 6", withRequests, s.runs())
+              : String.format(Locale.ROOT,
+                  "few runs: %d counted run(s); a distribution-free 95%% interval of the median needs at least 6", s.runs());
+        }
         case LITTLES_LAW -> String.format(Locale.ROOT,
             "Little's law: connections ÷ mean latency is %.2f× the measured req/s; the client's count or timing is suspect",
             s.littlesLaw());

@@ -108,6 +108,31 @@ class CliTest {
     assertThat(err.toString()).contains("at least 1s");
   }
 
+  /** An entry that does not exist: were the option accepted, the run would stop there, before anything starts. */
+  private static final String NO_SUCH_ENTRY = "no-such-entry";
+
+  @Test
+  void anAcceptedFailureMustBeAClauseOfTheSuiteOrTheRunIsRefusedNamingIt() {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--accept-fail", "4.6,zz, 99.1", NO_SUCH_ENTRY))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("fairbench: --accept-fail: no clause zz, 99.1 in the conformance suite; its "
+            + "clauses are 1.1–1.3, 2.1–2.3, 3.1–3.7, 4.1–4.7, 5.1–5.9, 6.1–6.7, 7.1–7.12, 8.1–8.6, 9.1–9.2, 10.1–10.3, "
+            + "11.1–11.7, 12.1–12.4 (docs/SPEC.md)")
+        .contains("Try `fairbench run --help`.").doesNotContain("unknown entry").doesNotContain("\tat ");
+    assertThat(err.toString().lines().count()).isEqualTo(2);
+
+    err.getBuffer().setLength(0);
+    assertThat(execute("rate", "--impls", TestEntries.impls().toString(), "--rate", "10", "--accept-fail", "11.6, ,4.6",
+        NO_SUCH_ENTRY)).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--accept-fail: no clause \"\" in the conformance suite")
+        .contains("Try `fairbench rate --help`.");
+
+    err.getBuffer().setLength(0);
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--accept-fail", "11.6,4.6", NO_SUCH_ENTRY))
+        .as("clauses the suite has pass on to the entries").isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("unknown entry " + NO_SUCH_ENTRY).doesNotContain("--accept-fail");
+  }
+
   @Test
   void conformanceTakesAUrlOrEntriesNotBoth() {
     assertThat(execute("conformance", "--url", "http://127.0.0.1:1", "tiny-python")).isEqualTo(ExitCodes.USAGE);

@@ -126,6 +126,51 @@ class RateCommandTest {
     assertThat(err.toString()).contains("must be disjoint");
   }
 
+  /** An entry that does not exist: a rate let through stops the run there, before anything starts. */
+  private static final String NO_SUCH_ENTRY = "no-such-entry";
+
+  private String refusal(String command, String rate) {
+    err.getBuffer().setLength(0);
+    assertThat(execute(command, "--impls", TestEntries.impls().toString(), "--rate", rate, NO_SUCH_ENTRY))
+        .as("--rate " + rate + ": " + err).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).as("--rate " + rate).doesNotContain("unknown entry").doesNotContain("\tat ")
+        .contains("Try `fairbench " + command + " --help`.");
+    assertThat(err.toString().lines().count()).as("--rate " + rate + ": one line and the pointer to --help").isEqualTo(2);
+    return err.toString();
+  }
+
+  @Test
+  void aRateIsFromOneRequestASecondToWhatOhaCanScheduleOrAShareOfTheMaximumUpTo100Percent() {
+    assertThat(refusal("rate", "1e-9")).contains("a rate must be at least 1 request per second, so that every run "
+        + "(whole seconds) schedules a request, got \"1e-9\"");
+    assertThat(refusal("rate", "0.5")).contains("at least 1 request per second");
+    assertThat(refusal("rate", "0")).contains("a rate must be a positive number of requests per second, got \"0\"");
+    assertThat(refusal("rate", "-5")).contains("a rate must be a positive number of requests per second, got \"-5\"");
+    assertThat(refusal("rate", "1e400")).contains("at most 1,000,000,000 requests per second (oha schedules requests "
+        + "in whole nanoseconds), got \"1e400\"");
+    assertThat(refusal("rate", "2e9")).contains("at most 1,000,000,000 requests per second");
+    assertThat(refusal("rate", "150%")).contains("a share of the maximum is at most 100%, got \"150%\"");
+    assertThat(refusal("rate", "1e400%")).contains("a share of the maximum is at most 100%");
+    assertThat(refusal("rate", "0%")).contains("a share of the maximum must be more than 0%, got \"0%\"");
+    for (String notANumber : new String[] {"NaN", "Infinity", "NaN%", "1000f", "0x10", "fast", "%", ""}) {
+      assertThat(refusal("rate", notANumber)).contains("a rate is a number of requests per second (1000) or a share "
+          + "of the cell's maximum (90%), got \"" + notANumber + "\"");
+    }
+    for (String empty : new String[] {"10,", ",", "10,,5%"}) {
+      assertThat(refusal("rate", empty)).as("picocli's split drops an empty part; it is refused all the same")
+          .contains("got \"\"");
+    }
+    assertThat(refusal("run", "1e-9")).contains("at least 1 request per second");
+    assertThat(refusal("run", ",")).as("not taken for no --rate, and a throughput run").contains("got \"\"");
+
+    for (String rate : new String[] {"1", "1.5", "1e3", "1000000000", "100%", "0.5%", " 20 , 5% "}) {
+      err.getBuffer().setLength(0);
+      assertThat(execute("rate", "--impls", TestEntries.impls().toString(), "--rate", rate, NO_SUCH_ENTRY))
+          .isEqualTo(ExitCodes.USAGE);
+      assertThat(err.toString()).as("--rate " + rate + " is a rate").contains("unknown entry " + NO_SUCH_ENTRY);
+    }
+  }
+
   @Test
   void anUnknownEntryIsAUsageError() {
     assertThat(execute("rate", "--impls", TestEntries.impls().toString(), "--rate", "10", "nginx"))

@@ -43,6 +43,23 @@ class ReportCommandTest {
   }
 
   @Test
+  void aRunThatMeasuredOnlyZerosHasAResultsFileWithoutNaNThatReportAcceptsAndShowsTruthfully() throws Exception {
+    Path results = dir.resolve("results.json");
+    ResultsJson.write(ResultsFixtures.silent(), results);
+    assertThat(Files.readString(results)).doesNotContain("NaN");
+    Path html = dir.resolve("out/report.html");
+    Path fairness = dir.resolve("out/fairness.md");
+
+    assertThat(execute("report", results.toString(), "--html", html.toString(), "--fairness", fairness.toString()))
+        .as(err.toString()).isZero();
+
+    assertThat(err.toString()).as("the figures are what the runs give").doesNotContain("warning");
+    assertThat(out.toString()).contains("| silent-entry (Lang) | 0 ±—² |").doesNotContain("NaN");
+    assertThat(Files.readString(html)).contains("no request was answered").doesNotContain("NaN");
+    assertThat(Files.readString(fairness)).contains("no request was answered").doesNotContain("NaN");
+  }
+
+  @Test
   void aFigureTheRecordedRunsDoNotGiveIsPointedOutAndTheFileKept() throws Exception {
     Path results = dir.resolve("results.json");
     ResultsJson.write(dev.fairbench.orchestrator.pipeline.Derivation.derive(ResultsFixtures.mixed()), results);

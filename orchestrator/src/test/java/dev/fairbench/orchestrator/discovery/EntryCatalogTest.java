@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class EntryCatalogTest {
   private final EntryCatalog catalog = EntryCatalog.load(TestEntries.impls());
@@ -40,5 +43,53 @@ class EntryCatalogTest {
         .hasMessageContaining("tiny-python:pypy")
         .hasMessageContaining("known: ")
         .hasMessageContaining("tiny-python:stdlib");
+  }
+
+  /** The ladder fixtures (tiny-bare, tiny-framework) and {@code name}, tiny-framework standing on {@code baseline}. */
+  private static EntryCatalog ladderWith(Path impls, String name, String baseline) throws Exception {
+    Path ladder = TestEntries.impls().getParent().resolve("ladder");
+    for (String entry : List.of("tiny-bare", "tiny-framework")) {
+      Files.createDirectories(impls.resolve(entry));
+      Files.copy(ladder.resolve(entry + "/fairbench.toml"), impls.resolve(entry + "/fairbench.toml"));
+    }
+    Files.createDirectories(impls.resolve(name));
+    Files.writeString(impls.resolve(name + "/fairbench.toml"), Files.readString(ladder.resolve("tiny-framework/fairbench.toml"))
+        .replace("name        = \"tiny-framework\"", "name = \"" + name + "\"")
+        .replace("baseline = \"tiny-bare\"", "baseline = \"" + baseline + "\""));
+    return EntryCatalog.load(impls);
+  }
+
+  private static String manifestError(EntryCatalog catalog, String name) {
+    return catalog.entry(name).orElseThrow().manifestError().orElseThrow();
+  }
+
+  @Test
+  void aFrameworkStandingOnAnEntryThatIsNoBaselineIsUnavailableSayingSo(@TempDir Path impls) throws Exception {
+    EntryCatalog catalog = ladderWith(impls, "on-a-framework", "tiny-framework");
+    assertThat(manifestError(catalog, "on-a-framework")).contains("on-a-framework/fairbench.toml")
+        .contains("field `ladder.baseline`: names \"tiny-framework\", which is no entry of kind \"baseline\" here "
+            + "(baselines: tiny-bare)");
+    assertThat(catalog.entry("tiny-framework").orElseThrow().isValid()).isTrue();
+  }
+
+  @Test
+  void aFrameworkStandingOnNoEntryAtAllIsUnavailableSayingSo(@TempDir Path impls) throws Exception {
+    EntryCatalog catalog = ladderWith(impls, "on-nothing", "no-such-baseline");
+    assertThat(manifestError(catalog, "on-nothing"))
+        .contains("names \"no-such-baseline\", which is no entry of kind \"baseline\" here (baselines: tiny-bare)");
+  }
+
+  @Test
+  void aFrameworkStandingOnABaselineWhoseManifestIsBrokenSaysThatRatherThanNoBaseline(@TempDir Path impls)
+      throws Exception {
+    EntryCatalog catalog = ladderWith(impls, "on-broken", "broken-bare");
+    Files.createDirectories(impls.resolve("broken-bare"));
+    Files.writeString(impls.resolve("broken-bare/fairbench.toml"), Files.readString(impls.resolve("tiny-bare/fairbench.toml"))
+        .replace("name        = \"tiny-bare\"", "name = \"broken-bare\"").replace("model = \"processes\"", "model = \"fibers\""));
+    catalog = EntryCatalog.load(impls);
+    assertThat(manifestError(catalog, "broken-bare")).contains("workers.model");
+    assertThat(manifestError(catalog, "on-broken"))
+        .contains("field `ladder.baseline`: names \"broken-bare\", whose own manifest is broken (its error is "
+            + "listed with it), so it is no baseline until that is fixed");
   }
 }

@@ -150,6 +150,37 @@ public final class ResultsFixtures {
   }
 
   /**
+   * A counted run in which nothing was answered: 0 requests, 0 req/s, the latencies wrk reports for
+   * none (its nan read as 0), a little server CPU; for a rate cell ({@code targetRate} above 0) every
+   * scheduled request got a connect error.
+   */
+  public static RunRecord silentRun(int round, double targetRate) {
+    long scheduled = Math.round(targetRate * 2);
+    return new RunRecord(round, 1, true, 0, 2, 0, 0, 0, new RunRecord.SocketErrors(0, 0, 0, 0),
+        new RunRecord.LatencyRecord(0, 0, 0, 0, 0, 0), 0.01, 40L << 20, 60L << 20, 0.05, 0.05,
+        RunRecord.Disturbance.NONE, targetRate <= 0 ? null : new RunRecord.RateRecord(targetRate, scheduled, scheduled,
+            0, Map.of(), Map.of("connect", scheduled), 0, false, 0, 0));
+  }
+
+  /**
+   * {@link #mixed()} with two servers that answered nothing in any of the 9 rounds: silent-entry on
+   * plaintext (its json is fine), and the baseline silent-base in its ladder cell, under
+   * steady-entry's ladder cell.
+   */
+  public static ResultsDocument silent() {
+    List<EntryResult> entries = new ArrayList<>(mixed().entries());
+    entries.add(measured("silent-entry", "Silent 0.1", List.of(
+        cell("plaintext", IntStream.range(0, 9).mapToObj(i -> silentRun(i + 1, 0)).toList()),
+        cell("json", runs(18_000, 18_100, 17_900, 18_050, 17_950, 18_000, 18_100, 17_980, 18_020))),
+        conformance(0, List.of())));
+    entries.add(rung("silent-base", Role.BASELINE, "", List.of(
+        ladderCell("json", IntStream.range(0, 9).mapToObj(i -> silentRun(i + 1, 1000)).toList()))));
+    entries.add(rung("on-silent-base", Role.ENTRY, "silent-base", List.of(
+        ladderCell("json", IntStream.range(0, 9).mapToObj(i -> ladderRun(i + 1, 1000, 50)).toList()))));
+    return derived(document(9, entries));
+  }
+
+  /**
    * {@link #mixed()} as a run of two runtimes: fast-entry ran in Docker ({@code fast-entry@docker}),
    * the others and the calibration server natively, the default.
    */

@@ -37,6 +37,23 @@ class ResultsJsonTest {
   }
 
   @Test
+  void aFigureThereIsNoneOfIsWrittenAsNullNeverAsNaNAndReadBackAsNaN() throws Exception {
+    ResultsDocument silent = ResultsFixtures.silent();
+    Path file = dir.resolve("results.json");
+    ResultsJson.write(silent, file);
+    String text = Files.readString(file);
+
+    assertThat(text).doesNotContain("NaN").contains("\"cpuMicrosPerRequest\" : null")
+        .contains("\"microsPerRequest\" : null").contains("\"littlesLaw\" : null");
+    assertThat(ResultsJson.read(file)).isEqualTo(silent);
+
+    Path before = dir.resolve("written-before.json");
+    Files.writeString(before, text.replaceAll("(\"(cpuMicrosPerRequest|microsPerRequest|littlesLaw)\" : )null", "$1\"NaN\""));
+    assertThat(Files.readString(before)).as("a file of an older fairbench").contains("\"littlesLaw\" : \"NaN\"");
+    assertThat(ResultsJson.read(before)).isEqualTo(silent);
+  }
+
+  @Test
   void anEntrysVersionsComeFrameworkFirstThenByNameWhateverOrderTheyWereRecordedIn() throws Exception {
     Path file = dir.resolve("results.json");
     ResultsJson.write(ResultsFixtures.mixed(), file);

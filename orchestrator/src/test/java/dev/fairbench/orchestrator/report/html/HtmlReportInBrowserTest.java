@@ -10,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.Test;
 class HtmlReportInBrowserTest {
   private static final Path OUT = Path.of("target", "browser").toAbsolutePath();
   private static Document dom;
+  /** Every Chromium profile folder the test made, to check that none is left behind. */
+  private static final List<Path> profiles = new ArrayList<>();
 
   @BeforeAll
   static void renderAndOpenInChromium() throws Exception {
@@ -42,16 +46,48 @@ class HtmlReportInBrowserTest {
     String binary = System.getenv().getOrDefault("FAIRBENCH_CHROMIUM", "/usr/bin/chromium");
     assertThat(Path.of(binary)).as("Chromium is needed for this test: run scripts/setup (Debian package chromium)").exists();
     Path profile = Files.createTempDirectory("fairbench-chromium-");
-    List<String> command = new ArrayList<>(List.of(binary, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile));
-    command.addAll(List.of(args));
-    command.add(page.toUri().toString());
-    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished within 60 s").isTrue();
-    assertThat(p.exitValue()).as("chromium exit code").isZero();
-    return out;
+    profiles.add(profile);
+    Process p = null;
+    try {
+      List<String> command = new ArrayList<>(List.of(binary, "--headless", "--no-sandbox", "--disable-gpu",
+          "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+          "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile));
+      command.addAll(List.of(args));
+      command.add(page.toUri().toString());
+      p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished within 60 s").isTrue();
+      assertThat(p.exitValue()).as("chromium exit code").isZero();
+      return out;
+    } finally {
+      // Whatever happened, no browser is left writing into the profile, and the profile (2 MiB) is gone.
+      if (p != null) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        if (p.isAlive()) {
+          p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+      deleteRecursively(profile);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  @Test
+  void theChromiumProfilesAreDeletedAfterUse() {
+    assertThat(profiles).as("one profile per Chromium start").hasSize(2);
+    for (Path profile : profiles) {
+      assertThat(profile).doesNotExist();
+    }
   }
 
   @Test

@@ -85,10 +85,22 @@ func TestValidateMediaType(t *testing.T) {
 		"application/json":                http.StatusOK,
 		"application/json; charset=utf-8": http.StatusOK,
 		"Application/JSON":                http.StatusOK,
-		"application/jsonx":               http.StatusUnsupportedMediaType,
-		"text/json":                       http.StatusUnsupportedMediaType,
-		"application/problem+json":        http.StatusUnsupportedMediaType,
-		"":                                http.StatusUnsupportedMediaType,
+		// RFC 9110 §8.3.1: parameters = *( OWS ";" OWS [ parameter ] ) (SPEC 4.2).
+		"application/json;charset=utf-8":    http.StatusOK,
+		"application/json ; charset=utf-8":  http.StatusOK,
+		"application/json\t;charset=utf-8":  http.StatusOK,
+		`application/json; charset="utf-8"`: http.StatusOK,
+		"application/json; CHARSET=UTF-8":   http.StatusOK,
+		"application/json; foo=bar":         http.StatusOK,
+		"application/json;":                 http.StatusOK,
+		"application/json;;":                http.StatusOK,
+		"application/json; ;charset=utf-8":  http.StatusOK,
+		"APPLICATION/JSON":                  http.StatusOK,
+		"application/jsonx;;":               http.StatusUnsupportedMediaType,
+		"application/jsonx":                 http.StatusUnsupportedMediaType,
+		"text/json":                         http.StatusUnsupportedMediaType,
+		"application/problem+json":          http.StatusUnsupportedMediaType,
+		"":                                  http.StatusUnsupportedMediaType,
 	} {
 		if rec := serve(t, http.MethodPost, "/validate", ct, valid); rec.Code != status {
 			t.Errorf("Content-Type %q: status %d, want %d", ct, rec.Code, status)

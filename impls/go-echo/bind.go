@@ -125,8 +125,10 @@ func requireJSON(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func isJSON(r *http.Request) bool {
+	// An empty parameter (application/json;;, valid in RFC 9110 §8.3.1) makes ParseMediaType
+	// return the media type with ErrInvalidMediaParameter, as documented: the type still counts.
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	return err == nil && mediaType == echo.MIMEApplicationJSON
+	return (err == nil || errors.Is(err, mime.ErrInvalidMediaParameter)) && mediaType == echo.MIMEApplicationJSON
 }
 
 // jsonBodyBinder binds a request body only when its media type is

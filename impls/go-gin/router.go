@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"io"
+	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/gin-gonic/gin/binding"
@@ -44,9 +44,14 @@ func newRouter() *gin.Engine {
 }
 
 // requireJSON answers 415 unless the media type is application/json (SPEC 4.1-4.5): Gin's
-// JSON binding would decode any body whatever its Content-Type.
+// JSON binding would decode any body whatever its Content-Type. The type is parsed with
+// mime.ParseMediaType (lower-cased, parameters dropped), not c.ContentType(): Gin cuts the
+// header at the first space or ';' only, so a tab before ';' (OWS in RFC 9110 §8.3.1) stayed in
+// the type. An empty parameter (application/json;;) makes ParseMediaType return the type with
+// ErrInvalidMediaParameter, as documented: the type still counts.
 func requireJSON(c *gin.Context) {
-	if !strings.EqualFold(c.ContentType(), binding.MIMEJSON) {
+	mediaType, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	if (err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter)) || mediaType != binding.MIMEJSON {
 		errorJSON(c, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		return
 	}

@@ -62,6 +62,25 @@ func TestValidateAcceptsExactlyOneMiB(t *testing.T) {
 	}
 }
 
+// RFC 9110 §8.3.1: parameters = *( OWS ";" OWS [ parameter ] ), OWS being spaces and tabs, and
+// empty parameters are valid (SPEC 4.2).
+func TestValidateAcceptsEveryRFCParameterForm(t *testing.T) {
+	for _, contentType := range []string{
+		"application/json;charset=utf-8", "application/json ; charset=utf-8", "application/json\t;charset=utf-8",
+		`application/json; charset="utf-8"`, "application/json; CHARSET=UTF-8", "application/json; foo=bar",
+		"application/json;", "application/json;;", "application/json; ;charset=utf-8", "APPLICATION/JSON",
+	} {
+		if rec := serve("POST", "/validate", contentType, `{"name":"a","age":1}`); rec.Code != http.StatusOK {
+			t.Errorf("Content-Type %q: status %d, want 200", contentType, rec.Code)
+		}
+	}
+	for _, contentType := range []string{"application/jsonx;;", ";;", "text/plain\t;charset=utf-8"} {
+		if rec := serve("POST", "/validate", contentType, `{"name":"a","age":1}`); rec.Code != http.StatusUnsupportedMediaType {
+			t.Errorf("Content-Type %q: status %d, want 415", contentType, rec.Code)
+		}
+	}
+}
+
 func TestUserIDIsTheDecodedSegment(t *testing.T) {
 	rec := serve("GET", "/user/caf%C3%A9+1?x=1", "", "")
 	var got map[string]any

@@ -75,9 +75,11 @@ func userByID(w http.ResponseWriter, r *http.Request) {
 
 func validate(w http.ResponseWriter, r *http.Request) {
 	// The media type comes first (SPEC 4): 415 whatever the body holds. ParseMediaType
-	// lower-cases the type and drops parameters such as charset.
+	// lower-cases the type and drops parameters such as charset. An empty parameter
+	// (`application/json;;`, valid in RFC 9110 §5.6.6) makes it return the media type with
+	// ErrInvalidMediaParameter, as documented: the type is still the one sent.
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mediaType != "application/json" {
+	if (err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter)) || mediaType != "application/json" {
 		writeError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		return
 	}

@@ -104,6 +104,26 @@ func TestValidateAcceptsExactlyOneMiB(t *testing.T) {
 	}
 }
 
+// RFC 9110 §8.3.1: parameters = *( OWS ";" OWS [ parameter ] ), so whitespace around ";" and
+// empty parameters are valid (SPEC 4.2).
+func TestValidateAcceptsEveryRFCParameterForm(t *testing.T) {
+	for _, contentType := range []string{
+		"application/json;charset=utf-8", "application/json ; charset=utf-8", "application/json\t;charset=utf-8",
+		`application/json; charset="utf-8"`, "application/json; CHARSET=UTF-8", "application/json; foo=bar",
+		"application/json;", "application/json;;", "application/json; ;charset=utf-8", "APPLICATION/JSON",
+	} {
+		rec := serve("POST", "/validate", contentType, strings.NewReader(`{"name":"a","age":1}`))
+		if rec.Code != http.StatusOK {
+			t.Errorf("Content-Type %q: status %d, want 200", contentType, rec.Code)
+		}
+	}
+	for _, contentType := range []string{"application/jsonx;;", ";;", "text/plain;;"} {
+		if rec := serve("POST", "/validate", contentType, strings.NewReader(`{"name":"a","age":1}`)); rec.Code != http.StatusUnsupportedMediaType {
+			t.Errorf("Content-Type %q: status %d, want 415", contentType, rec.Code)
+		}
+	}
+}
+
 func TestSettingsFromEnv(t *testing.T) {
 	env := map[string]string{"HOST": "127.0.0.1", "PORT": "18600", "WORKERS": "2"}
 	s, err := settingsFromEnv(func(k string) string { return env[k] })

@@ -274,7 +274,14 @@ final class FaultyFront implements AutoCloseable {
       writeError(out, 413, "the body is larger than 1 MiB", false);
       return true; // and the unread body is read as the next request
     }
-    if ((chunked || length != null) && request.has("Expect", "100-continue") && !has(Deviation.IGNORES_EXPECT_CONTINUE)) {
+    if (has(Deviation.EXPECT_OTHER_LETTER_CASE_400) && !request.values("Expect").isEmpty()
+        && !request.values("Expect").equals(List.of("100-continue"))) {
+      writeError(out, 400, "unsupported expectation", true);
+      return false;
+    }
+    boolean expectsContinue = has(Deviation.EXPECT_CONTINUE_CASE_SENSITIVE)
+        ? request.values("Expect").contains("100-continue") : request.has("Expect", "100-continue");
+    if ((chunked || length != null) && expectsContinue && !has(Deviation.IGNORES_EXPECT_CONTINUE)) {
       out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
     }

@@ -64,6 +64,11 @@ final class FaultyServer implements AutoCloseable {
     /** Only "application/json; charset=utf-8" is JSON, compared as a string. */
     REQUIRES_CHARSET_PARAMETER,
     MEDIA_TYPE_CASE_SENSITIVE,
+    /**
+     * Rocket's media-type parser: a ';' right after the subtype and a name=value after every ';', so
+     * RFC 9110's whitespace before ';' and empty parameters (application/json;;) are refused with 415.
+     */
+    MEDIA_TYPE_PARAMETERS_STRICT,
     NO_BODY_LIMIT,
     /** 413 already at exactly 1 MiB. */
     LIMIT_AT_EXACTLY_ONE_MEBIBYTE,
@@ -201,6 +206,10 @@ final class FaultyServer implements AutoCloseable {
     FRAMING_ERROR_KEEPS_THE_CONNECTION(true),
     /** Expect: 100-continue is ignored: no 100 Continue, the server waits for the body. */
     IGNORES_EXPECT_CONTINUE(true),
+    /** Bun: 100 Continue only for the exact value 100-continue; 100-Continue is ignored and the server waits for the body. */
+    EXPECT_CONTINUE_CASE_SENSITIVE(true),
+    /** A strict parser: an Expect value other than exactly 100-continue (100-Continue too) is a bad request, answered 400 at once. */
+    EXPECT_OTHER_LETTER_CASE_400(true),
     /** At most 256 connections are served at once; the others wait unserved. */
     CONNECTION_LIMIT(true),
     /** One request head is read at a time, as a blocking single-threaded server does: a slow client holds up all. */
@@ -765,6 +774,9 @@ final class FaultyServer implements AutoCloseable {
       return false;
     }
     if (has(Deviation.CHARSET_PARAMETER_REJECTED) && contentType.contains(";")) {
+      return false;
+    }
+    if (has(Deviation.MEDIA_TYPE_PARAMETERS_STRICT) && !contentType.matches("[^;\\s]+(;[ \\t]*[^;=\\s]+=[^;]*)*")) {
       return false;
     }
     if (has(Deviation.REQUIRES_CHARSET_PARAMETER)) {

@@ -2,6 +2,7 @@ package dev.fairbench.conformance.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.conformance.Severity;
 import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
 import dev.fairbench.conformance.http.NoResponseException;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Order(11)
 @DisplayName("11. HTTP behaviour")
@@ -551,5 +553,57 @@ class HttpBehaviourTest {
         .as("%s: %d of %d are not answered as they are alone (state shared between requests?): %s", what, wrong.size(), CONCURRENT,
             String.join("; ", wrong.subList(0, Math.min(3, wrong.size()))) + (wrong.size() > 3 ? "; and " + (wrong.size() - 3) + " more" : ""))
         .isEmpty();
+  }
+
+  /**
+   * Clause 11.8: the expectation of 11.3 in another letter case. RFC 9110 10.1.1 makes it
+   * case-insensitive, so it must be answered as 11.3's; a runtime whose parser matches it
+   * case-sensitively and has no setting or hook for it (a runtime-parser exception) WARNs: silence
+   * until the body comes anyway, then the usual answer (Bun), or 417 Expectation Failed (bjoern).
+   */
+  @ParameterizedTest(name = "Expect: {0}")
+  @ValueSource(strings = {"100-Continue", "100-CONTINUE"})
+  @Clause(value = "11.8", severity = Severity.WARN)
+  @DisplayName("Expect: 100-Continue (another letter case) is answered as 100-continue: 100 Continue, then the status without Expect")
+  void expectContinueInAnotherLetterCaseIsAnswered(String expectation) {
+    ExpectContinue request = ExpectContinue.VALID_PERSON;
+    String what = "POST /validate with Expect: " + expectation + ", " + request.description;
+    Exchange without = server.postRaw("/validate", request.contentType, request.body);
+    server.requireResponsive(what);
+    try (RawConnection connection = server.raw().open()) {
+      connection.write(server.raw().head("POST", server.target("/validate"), "Content-Type: " + request.contentType,
+          "Content-Length: " + request.body.length, "Expect: " + expectation, "Connection: close"));
+      RawResponse first;
+      try {
+        first = connection.readInterimOrFinal(CONTINUE_WAIT);
+      } catch (SocketTimeoutException e) {
+        // A client that waited in vain sends the body anyway: the answer must then be the usual one.
+        connection.writeInBackground(request.body);
+        Exchange late = connection.read().toExchange(what + ", body sent after " + CONTINUE_WAIT.toSeconds() + " s without an answer");
+        assertThat(late.status())
+            .as("%s: expected status %d, as without Expect, got %s", late.request(), without.status(), late.summary())
+            .isEqualTo(without.status());
+        throw new ImplementationDefined(what + ": neither 100 Continue nor a final response within " + CONTINUE_WAIT.toSeconds()
+            + " s of the head (the expectation matched case-sensitively, RFC 9110 10.1.1 makes it case-insensitive); "
+            + "once the body was sent anyway: " + late.summary());
+      }
+      if (first.status() == 100) {
+        connection.writeInBackground(request.body);
+        Exchange answer = connection.read().toExchange(what + ", body sent after 100 Continue");
+        assertThat(answer.status())
+            .as("%s: expected status %d, as without Expect, got %s", answer.request(), without.status(), answer.summary())
+            .isEqualTo(without.status());
+        return;
+      }
+      Exchange answer = first.toExchange(what + ", answered before the body was sent");
+      if (answer.status() == 417) {
+        throw new ImplementationDefined(answer.request() + ": 417 Expectation Failed (the expectation matched case-sensitively, "
+            + "RFC 9110 10.1.1 makes it case-insensitive)");
+      }
+      throw new AssertionError(answer.request() + ": expected 100 Continue (without Expect the request is answered "
+          + without.status() + ", which needs the body), got " + answer.summary());
+    } catch (IOException e) {
+      throw server.noAnswer(what, e);
+    }
   }
 }

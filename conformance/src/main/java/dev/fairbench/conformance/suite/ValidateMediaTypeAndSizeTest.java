@@ -43,10 +43,18 @@ class ValidateMediaTypeAndSizeTest {
     Expect.accepted(server.postValidate("application/json", VALID), "Ada", 36);
   }
 
+  /**
+   * Every form RFC 9110 8.3.1 allows, {@code parameters = *( OWS ";" OWS [ parameter ] )}: no space,
+   * whitespace (a space or a tab) before the {@code ;}, a quoted value, another letter case, a
+   * parameter other than charset, and empty parameters.
+   */
   @ParameterizedTest(name = "Content-Type: {0}")
-  @ValueSource(strings = {"application/json; charset=utf-8", "application/json;charset=UTF-8"})
+  @ValueSource(strings = {"application/json; charset=utf-8", "application/json;charset=UTF-8", "application/json;charset=utf-8",
+      "application/json ; charset=utf-8", "application/json\t;charset=utf-8", "application/json; charset=\"utf-8\"",
+      "application/json; CHARSET=UTF-8", "application/json; foo=bar", "application/json;", "application/json;;",
+      "application/json; ;charset=utf-8"})
   @Clause("4.2")
-  @DisplayName("parameters are allowed: application/json; charset=utf-8 is accepted")
+  @DisplayName("parameters are allowed, in every form RFC 9110 allows: application/json; charset=utf-8 is accepted, and so are ;charset=utf-8, ' ; ', a quoted value and an empty parameter")
   void charsetParameterIsAccepted(String contentType) {
     Expect.accepted(server.postValidate(contentType, VALID), "Ada", 36);
   }

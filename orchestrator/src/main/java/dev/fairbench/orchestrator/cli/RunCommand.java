@@ -20,7 +20,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -342,12 +345,12 @@ public class RunCommand implements Callable<Integer> {
 
   /** The suite's clause ids by section, a section's run of numbers as one range: "1.1–1.3, 2.1–2.3, …". */
   static String clauseRanges() {
-    java.util.Map<String, List<String>> sections = new java.util.LinkedHashMap<>();
+    Map<String, List<String>> sections = new LinkedHashMap<>();
     for (SpecClause clause : SpecClause.ALL) {
-      sections.computeIfAbsent(clause.id().substring(0, clause.id().indexOf('.')), k -> new java.util.ArrayList<>())
+      sections.computeIfAbsent(clause.id().substring(0, clause.id().indexOf('.')), k -> new ArrayList<>())
           .add(clause.id());
     }
-    List<String> parts = new java.util.ArrayList<>();
+    List<String> parts = new ArrayList<>();
     sections.forEach((section, ids) -> {
       boolean run = true;
       for (int i = 0; i < ids.size(); i++) {

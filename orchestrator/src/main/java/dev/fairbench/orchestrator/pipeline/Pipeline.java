@@ -389,7 +389,7 @@ public final class Pipeline {
     for (Cell cell : cells) {
       if (cell.rate != null && !cell.failed()) {
         cell.targetRate = cell.rate.requestsPerSecond(cell.warmupMax);
-        if (!(cell.warmupMax > 0)) {
+        if (cell.rate.shareOfMax() && !(cell.warmupMax > 0)) {
           cell.fail("the warm-up measured no maximum to take " + cell.rate.wireName() + " of");
         } else if (!(cell.targetRate >= RateSpec.FEWEST_REQUESTS_PER_SECOND)) {
           cell.fail(String.format(Locale.ROOT, "%s of the maximum of %,.0f req/s is under 1 request per second: a run "

@@ -159,8 +159,12 @@ public final class Quality {
 
   /** "req/s" or "CPU-µs/req": what a reviewer should read first for this cell. A rate cell's is CPU-µs/req. */
   public static String headline(CellResult cell) {
+    return headlineIsCpuPerRequest(cell) ? "CPU-µs/req" : "req/s";
+  }
+
+  private static boolean headlineIsCpuPerRequest(CellResult cell) {
     // At a fixed rate every server does the same amount of work: its CPU cost per request is the figure.
-    return cell.kind().constantRate() || cell.flags().contains(Flag.CLIENT_BOUND) ? "CPU-µs/req" : "req/s";
+    return cell.kind().constantRate() || cell.flags().contains(Flag.CLIENT_BOUND);
   }
 
   private static Interval headlineInterval(CellResult cell, boolean clientBound) {
@@ -212,7 +216,7 @@ public final class Quality {
                 + "so it is no share of it", headline(cell));
         case FEW_RUNS -> {
           long withRequests = cell.countedRuns().stream().filter(r -> r.requests() > 0).count();
-          yield headline(cell).equals("CPU-µs/req") && withRequests < s.runs()
+          yield headlineIsCpuPerRequest(cell) && withRequests < s.runs()
               ? String.format(Locale.ROOT, "few runs: %d of the %d counted run(s) made a request to count CPU time "
                   + "against; a distribution-free 95%% interval of the median needs at least 6", withRequests, s.runs())
               : String.format(Locale.ROOT,

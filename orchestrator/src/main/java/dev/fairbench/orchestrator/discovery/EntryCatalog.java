@@ -63,7 +63,10 @@ public final class EntryCatalog {
         EntryVariant v = wrong.get();
         String named = v.standsOn().contains(":") ? v.standsOn().substring(0, v.standsOn().indexOf(':')) : v.standsOn();
         boolean broken = entries.stream().anyMatch(e -> e.name().equals(named) && !e.isValid());
-        checked.add(Entry.invalid(entry.name(), entry.dir(), new ManifestException(v.file(), "ladder.baseline",
+        // A variant's [ladder] is its own table merged over the top level's: name the variant it applies to.
+        String field = EntryVariant.DEFAULT_VARIANT.equals(v.variant()) ? "ladder.baseline"
+            : "variants[" + entry.variants().indexOf(v) + "].ladder.baseline";
+        checked.add(Entry.invalid(entry.name(), entry.dir(), new ManifestException(v.file(), field,
             broken ? "names \"" + v.standsOn() + "\", whose own manifest is broken (its error is listed with it), so it "
                 + "is no baseline until that is fixed"
             : "names \"" + v.standsOn() + "\", which is no entry of kind \"baseline\" here (baselines: "

@@ -92,4 +92,16 @@ class EntryCatalogTest {
         .contains("field `ladder.baseline`: names \"broken-bare\", whose own manifest is broken (its error is "
             + "listed with it), so it is no baseline until that is fixed");
   }
+
+  @Test
+  void aVariantStandingOnNoBaselineIsNamedByItsIndexInTheVariantsArray(@TempDir Path impls) throws Exception {
+    EntryCatalog catalog = ladderWith(impls, "two-variants", "tiny-bare");
+    Path manifest = impls.resolve("two-variants/fairbench.toml");
+    Files.writeString(manifest, Files.readString(manifest).replace("[ladder]\nbaseline = \"tiny-bare\"\n", "")
+        + "\n[[variants]]\nname = \"good\"\n[variants.ladder]\nbaseline = \"tiny-bare\"\n"
+        + "\n[[variants]]\nname = \"typo\"\n[variants.ladder]\nbaseline = \"tiny-bear\"\n");
+    catalog = EntryCatalog.load(impls);
+    assertThat(manifestError(catalog, "two-variants"))
+        .contains("field `variants[1].ladder.baseline`: names \"tiny-bear\", which is no entry of kind \"baseline\"");
+  }
 }

@@ -52,6 +52,10 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     }
     StringBuilder text = new StringBuilder("stands on the baseline " + entry.standsOn());
     results.entries().stream().filter(e -> e.id().equals(entry.standsOn())).findFirst().ifPresentOrElse(base -> {
+      if (base.cells().stream().noneMatch(CellResult::measured)) {
+        text.append(" (").append(base.status().wireName()).append(" in this run: no overhead measured)");
+        return;
+      }
       List<String> differ = new ArrayList<>();
       entry.versions().forEach((key, value) -> {
         String other = base.versions().get(key);
@@ -88,6 +92,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
         for (Quality.Doubt doubt : Quality.doubts(cell, env)) {
           runQuality.add(cell.name() + ": " + doubt.text());
         }
+      }
+      if (entry.cells().isEmpty()) {
+        runQuality.add("no cell measured: the entry is " + entry.status().wireName());
       }
       ConformanceSummary conformance = entry.conformance();
       reviews.add(new EntryReview(

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.orchestrator.core.Role;
 import dev.fairbench.orchestrator.report.html.HtmlReport;
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.util.List;
 import java.util.Random;
@@ -63,5 +65,21 @@ class LadderTest {
     assertThat(ladder().rankedEntries()).extracting(e -> e.id()).containsExactly("heavy-framework", "light-framework");
     assertThat(FairnessReview.of(ladder()).toMarkdown()).contains("- Ladder: stands on the baseline bare")
         .contains("(baseline: never ranked with the frameworks)");
+  }
+
+  @Test
+  void aFrameworkWhoseBaselineWasNotMeasuredIsToldSoAndTheBaselineIsNotCalledTrustworthy() {
+    ResultsDocument document = ladder();
+    List<EntryResult> entries = document.entries().stream()
+        .map(e -> e.id().equals("bare") ? new EntryResult(e.id(), e.entry(),
+            e.variant(), e.role(), e.language(), e.framework(), e.versions(), e.workersModel(),
+            EntryStatus.CONFORMANCE_FAILED, "FAILs 2.3: not benchmarked", e.logTail(),
+            e.conformance(), List.of(), e.limitsReadBack(), e.freeze(), e.acceptedFailures(), e.facts(), e.standsOn())
+            : e)
+        .toList();
+    ResultsDocument withoutFloor = derived(document(9, entries));
+    assertThat(FairnessReview.of(withoutFloor).toMarkdown())
+        .contains("- Ladder: stands on the baseline bare (conformance-failed in this run: no overhead measured)")
+        .contains("- Run quality: \n  - no cell measured: the entry is conformance-failed");
   }
 }

@@ -30,6 +30,12 @@ public final class ConformanceSuite {
   /** The package holding the suite's test classes. */
   public static final String SUITE_PACKAGE = "dev.fairbench.conformance.suite";
   static final Duration REACHABILITY_TIMEOUT = Duration.ofSeconds(5);
+  /**
+   * How long a run may take: a healthy server is judged in 2 to 15 s here, one that hangs on an
+   * endpoint in about 4 min; a server that answers everything slowly would otherwise hold the run
+   * (and the benchmark's gate) for hours. What is left when it passes is reported as not judged (FAIL).
+   */
+  public static final Duration TIME_LIMIT = Duration.ofMinutes(10);
 
   // Held so the levels set below stick (java.util.logging keeps loggers weakly).
   private static final List<Logger> QUIET = List.of(Logger.getLogger("org.junit"), Logger.getLogger("okhttp3"));
@@ -45,10 +51,21 @@ public final class ConformanceSuite {
    * @throws IllegalArgumentException when the URL is not an absolute http URL with a host
    */
   public static SuiteReport run(URI baseUrl) throws UnreachableServerException {
+    return run(baseUrl, TIME_LIMIT);
+  }
+
+  /**
+   * {@link #run(URI)} with another time limit: once it has passed, no check begins and no request is
+   * sent; every clause not yet judged FAILs with a finding that says so.
+   */
+  public static SuiteReport run(URI baseUrl, Duration timeLimit) throws UnreachableServerException {
+    if (timeLimit == null || timeLimit.isNegative() || timeLimit.isZero()) {
+      throw new IllegalArgumentException("the time limit must be positive, got " + timeLimit);
+    }
     requireHttpUrl(baseUrl);
     checkReachable(baseUrl);
 
-    LauncherDiscoveryRequest request = discoveryRequest(baseUrl);
+    LauncherDiscoveryRequest request = discoveryRequest(baseUrl, timeLimit);
     Launcher launcher = launcher();
 
     VerdictListener verdicts = new VerdictListener();
@@ -67,12 +84,13 @@ public final class ConformanceSuite {
   }
 
   /** What to run: the suite package, in SPEC order, against this URL, ignoring system properties. */
-  static LauncherDiscoveryRequest discoveryRequest(URI baseUrl) {
+  static LauncherDiscoveryRequest discoveryRequest(URI baseUrl, Duration timeLimit) {
     return LauncherDiscoveryRequestBuilder.request()
         .selectors(DiscoverySelectors.selectPackage(SUITE_PACKAGE))
         .filters(ClassNameFilter.includeClassNamePatterns(".*Test"))
         .enableImplicitConfigurationParameters(false)
         .configurationParameter(TargetExtension.URL_PARAMETER, baseUrl.toString())
+        .configurationParameter(TargetExtension.TIME_LIMIT_PARAMETER, timeLimit.toString())
         .configurationParameter("junit.jupiter.testclass.order.default",
             "org.junit.jupiter.api.ClassOrderer$OrderAnnotation")
         .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")

@@ -28,6 +28,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
@@ -98,6 +99,8 @@ final class FaultyServer implements AutoCloseable {
     CRASHES_ON_DEEP_NESTING,
     /** Accepts connections but never answers again once a body nests too deeply. */
     HANGS_ON_DEEP_NESTING,
+    /** Correct, but every answer waits {@link #SLOW_ANSWER} first: far slower than any entry, never timing out. */
+    SLOW_ANSWERS,
     /** GET /plaintext redirects to /plaintext/, as frameworks with trailing-slash routes do. */
     PLAINTEXT_REDIRECTS,
     /** "Hello, World!\n": one byte too many. */
@@ -252,6 +255,8 @@ final class FaultyServer implements AutoCloseable {
   private final FaultyFront front;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final JsonMapper mapper;
+  /** SLOW_ANSWERS: how long every answer waits. */
+  static final Duration SLOW_ANSWER = Duration.ofMillis(300);
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile boolean hung;
   private volatile JsonNode sharedAnswer;
@@ -332,6 +337,14 @@ final class FaultyServer implements AutoCloseable {
       if (hung) {
         hang();
         return;
+      }
+      if (has(Deviation.SLOW_ANSWERS)) {
+        try {
+          Thread.sleep(SLOW_ANSWER);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
       }
       if (has(Deviation.KEEP_ALIVE_DISABLED)) {
         exchange.getResponseHeaders().set("Connection", "close");

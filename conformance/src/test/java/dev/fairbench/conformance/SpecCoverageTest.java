@@ -41,7 +41,7 @@ class SpecCoverageTest {
         spec.put(row.group(1) + "." + row.group(2), Severity.valueOf(row.group(3)));
       }
     }
-    plan = ConformanceSuite.launcher().discover(ConformanceSuite.discoveryRequest(URI.create("http://127.0.0.1:1")));
+    plan = ConformanceSuite.launcher().discover(ConformanceSuite.discoveryRequest(URI.create("http://127.0.0.1:1"), ConformanceSuite.TIME_LIMIT));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.fairbench.conformance;
 import static dev.fairbench.conformance.Verdict.FAIL;
 import static dev.fairbench.conformance.Verdict.WARN;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fairbench.conformance.FaultyServer.Deviation;
 import dev.fairbench.conformance.http.CloseDelimitedRelay;
@@ -172,7 +173,7 @@ class SuiteCatchesFaultsTest {
 
   @ParameterizedTest
   @EnumSource(value = Deviation.class, mode = EnumSource.Mode.EXCLUDE,
-      names = {"CRASHES_ON_DEEP_NESTING", "HANGS_ON_DEEP_NESTING", "REQUIRES_CHARSET_PARAMETER"})
+      names = {"CRASHES_ON_DEEP_NESTING", "HANGS_ON_DEEP_NESTING", "REQUIRES_CHARSET_PARAMETER", "SLOW_ANSWERS"})
   void eachDeviationIsCaughtByItsClauses(Deviation deviation) throws Exception {
     Map<String, Verdict> expected = EXPECTED.get(deviation);
     assertThat(expected).as("expected clauses for %s", deviation).isNotNull();
@@ -238,6 +239,31 @@ class SuiteCatchesFaultsTest {
       // Hundreds of checks follow the hang: at 10 s each the run would take most of an hour.
       assertThat(report.took()).isLessThan(Duration.ofSeconds(90));
     }
+  }
+
+  @Test
+  void aServerTooSlowForTheTimeLimitFailsEveryClauseLeftAsNotJudgedAndTheRunEndsNearTheLimit() throws Exception {
+    // At 300 ms an answer the whole suite would take about half an hour; the limit stops it at 10 s.
+    Duration limit = Duration.ofSeconds(10);
+    try (FaultyServer server = FaultyServer.with(Deviation.SLOW_ANSWERS)) {
+      SuiteReport report = ConformanceSuite.run(server.url(), limit);
+      assertThat(report.overall()).isEqualTo(FAIL);
+      assertThat(report.clauses()).hasSize(SpecClause.ALL.size());
+      // What was judged before the limit keeps its verdict: the server is correct, only slow.
+      assertThat(report.clauses().get(0)).as(ConformanceReports.table(report))
+          .extracting(ClauseResult::id, ClauseResult::verdict).containsExactly("1.1", Verdict.PASS);
+      ClauseResult last = report.clauses().get(report.clauses().size() - 1);
+      assertThat(last.verdict()).isEqualTo(FAIL);
+      assertThat(last.findings()).anySatisfy(f -> assertThat(f).contains("not judged: the suite's time limit of 10 s had passed"));
+      // A check under way sends nothing more once the limit passes: it ends within one answer's wait or so.
+      assertThat(report.took()).isLessThan(limit.plusSeconds(20));
+    }
+  }
+
+  @Test
+  void aTimeLimitThatIsNotPositiveIsRefusedBeforeAnyRequest() {
+    assertThatThrownBy(() -> ConformanceSuite.run(java.net.URI.create("http://127.0.0.1:1"), Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("time limit must be positive");
   }
 
   private static Map<String, Verdict> notPassing(SuiteReport report) {

@@ -47,6 +47,8 @@ public final class HttpTarget implements AutoCloseable {
 
   private final URI base;
   private final String basePath;
+  private final Duration timeLimit;
+  private final long deadlineNanos;
   private final OkHttpClient client;
   private final OkHttpClient probeClient;
 
@@ -63,7 +65,18 @@ public final class HttpTarget implements AutoCloseable {
   /** The largest response body read; a longer one (an endless body) is a finding, not a run out of memory. */
   public static final int MAX_BODY = 8 * 1024 * 1024;
 
+  /** No time limit: every check runs, however long the server takes. */
   public HttpTarget(URI base) {
+    this(base, null);
+  }
+
+  /**
+   * {@code timeLimit}: once it has passed since this target was made, no request is sent any more
+   * (see {@link #requireWithinTimeLimit}); null for none.
+   */
+  public HttpTarget(URI base, Duration timeLimit) {
+    this.timeLimit = timeLimit;
+    this.deadlineNanos = timeLimit == null ? 0 : System.nanoTime() + timeLimit.toNanos();
     this.base = base;
     String path = base.getRawPath() == null ? "" : base.getRawPath();
     this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
@@ -107,11 +120,30 @@ public final class HttpTarget implements AutoCloseable {
   }
 
   public RawHttp raw() {
-    return RawHttp.to(base, TIMEOUT);
+    return raw(TIMEOUT);
   }
 
   public RawHttp raw(Duration timeout) {
+    requireWithinTimeLimit("a raw connection");
     return RawHttp.to(base, timeout);
+  }
+
+  /** Whether the suite's time limit has passed: no check should begin after it. */
+  public boolean pastTimeLimit() {
+    return timeLimit != null && System.nanoTime() - deadlineNanos >= 0;
+  }
+
+  /** Why a check was not judged once the time limit passed: the finding of every clause left. */
+  public static String timeLimitFinding(Duration timeLimit) {
+    return "not judged: the suite's time limit of " + Text.duration(timeLimit) + " had passed (a healthy server "
+        + "is judged in seconds; this one answered too slowly for every clause to be checked)";
+  }
+
+  /** Fails at once, without sending anything, once the suite's time limit has passed. */
+  public void requireWithinTimeLimit(String request) {
+    if (pastTimeLimit()) {
+      throw new AssertionError(request + ": not sent: " + timeLimitFinding(timeLimit));
+    }
   }
 
   public Exchange get(String path) {
@@ -240,6 +272,7 @@ public final class HttpTarget implements AutoCloseable {
    * {@link #PROBE_INTERVAL}. A server that answers again is checked normally.
    */
   public void requireResponsive(String request) {
+    requireWithinTimeLimit(request);
     String silent = silentSince;
     if (silent == null) {
       return;

@@ -41,6 +41,15 @@ public final class Text {
     return out.toString();
   }
 
+  /** A duration as a reader says it: "10 min", "90 s", "1 min 30 s". */
+  public static String duration(java.time.Duration duration) {
+    long seconds = duration.toSeconds();
+    if (seconds < 60) {
+      return seconds + " s";
+    }
+    return seconds / 60 + " min" + (seconds % 60 == 0 ? "" : " " + seconds % 60 + " s");
+  }
+
   public static String preview(String text, int max) {
     return preview(text.getBytes(StandardCharsets.UTF_8), max);
   }

@@ -21,4 +21,12 @@ class TextTest {
     byte[] bytes = "x".repeat(1000).getBytes(StandardCharsets.US_ASCII);
     assertThat(Text.preview(bytes, 5)).isEqualTo("xxxxx… (1000 bytes)");
   }
+
+  @Test
+  void saysADurationInSecondsOrMinutesAsAReaderWould() {
+    assertThat(Text.duration(java.time.Duration.ofSeconds(10))).isEqualTo("10 s");
+    assertThat(Text.duration(java.time.Duration.ofSeconds(90))).isEqualTo("1 min 30 s");
+    assertThat(Text.duration(java.time.Duration.ofMinutes(10))).isEqualTo("10 min");
+    assertThat(Text.duration(java.time.Duration.ofSeconds(1234))).isEqualTo("20 min 34 s");
+  }
 }

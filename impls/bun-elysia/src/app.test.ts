@@ -88,6 +88,17 @@ describe('routing', () => {
 		expect(response.headers.get('allow')).toBe('GET')
 	})
 
+	// Elysia decodes the parameter leniently (U+FFFD in place of a malformed escape, SPEC 3.8, 3.9).
+	test.each(['%zz', '%', 'abc%4', '50%off', '%FF', 'caf%C3', '%ED%A0%80'])(
+		'answers 400 JSON to the malformed or non-UTF-8 id %s',
+		async (segment) => expectError(await app.handle(new Request(`http://localhost/user/${segment}`)), 400)
+	)
+
+	test('decodes ids with escapes exactly once, as UTF-8', async () => {
+		const response = await app.handle(new Request('http://localhost/user/100%2541%20%F0%9F%98%80+1?x=1'))
+		expect(await response.json()).toEqual({ id: '100%41 😀+1', name: 'User 100%41 😀+1' })
+	})
+
 	test('answers 404 JSON to an unknown path', async () => {
 		await expectError(await app.handle(new Request('http://localhost/user/a/b')), 404)
 	})

@@ -19,6 +19,23 @@ class RequestRejected extends Error {
 // fatal: invalid UTF-8 must be a 400, not silently replaced by U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/**
+ * The id of GET /user/:id, or undefined when its percent-encoding is malformed or not UTF-8 (400).
+ * Elysia decodes the parameter leniently: a malformed escape becomes U+FFFD (`%zz` → "\uFFFD",
+ * `abc%4` → "abc\uFFFD4"), an id the client never sent (SPEC 3.9). So an id from a path holding a `%`
+ * is decoded here from the raw path with decodeURIComponent, which throws on a malformed escape and
+ * on bytes that are not UTF-8 (SPEC 3.8); any other id is Elysia's, as it was.
+ */
+function userId(decoded: string, url: string): string | undefined {
+	if (!url.includes('%')) return decoded
+	const segment = new URL(url).pathname.slice('/user/'.length)
+	try {
+		return decodeURIComponent(segment)
+	} catch {
+		return undefined
+	}
+}
+
 async function readBody(request: Request): Promise<Uint8Array> {
 	const declared = request.headers.get('content-length')
 	if (declared !== null) {
@@ -119,7 +136,11 @@ export const app = new Elysia()
 	})
 	.get('/plaintext', () => HELLO)
 	.get('/json', () => ({ message: HELLO }))
-	.get('/user/:id', ({ params: { id } }) => ({ id, name: `User ${id}` }))
+	.get('/user/:id', ({ params, request }) => {
+		const id = userId(params.id, request.url)
+		if (id === undefined) return status(400, { error: 'the user id is not valid percent-encoded UTF-8' })
+		return { id, name: `User ${id}` }
+	})
 	.post(
 		'/validate',
 		({ body: { name, age } }) => ({ name, age, valid: true }),

@@ -32,6 +32,17 @@ describe('routes', () => {
 		expect(await user.json()).toEqual({ id: 'café+100%41', name: 'User café+100%41' })
 	})
 
+	// Bun's router would answer these 200 with U+FFFD in place of the escape (SPEC 3.8, 3.9).
+	test.each(['%zz', '%', 'abc%4', '50%off', '%FF', 'caf%C3', '%ED%A0%80'])(
+		'answer 400 JSON to the malformed or non-UTF-8 id %s',
+		async (segment) => expectError(await fetch(`${base}/user/${segment}`), 400)
+	)
+
+	test('decode ids with escapes exactly once, as UTF-8', async () => {
+		const user = await fetch(`${base}/user/100%2541%20%F0%9F%98%80+1`)
+		expect(await user.json()).toEqual({ id: '100%41 😀+1', name: 'User 100%41 😀+1' })
+	})
+
 	test.each(['/nope', '/plaintext/extra', '/PLAINTEXT', '/user/', '/user/a/b'])(
 		'answer 404 JSON to %s',
 		async (path) => expectError(await fetch(base + path), 404)

@@ -31,15 +31,33 @@ function methods(handlers: Partial<Record<Method, Handler>>) {
 export const routes = {
 	'/plaintext': methods({ GET: () => new Response(HELLO) }),
 	'/json': methods({ GET: () => Response.json({ message: HELLO }) }),
-	// Bun decodes the parameter once, as UTF-8 ('+' stays a plus; invalid bytes become U+FFFD).
-	// It matches one non-empty segment, so /user/ and /user/a/b reach `fetch` (404).
+	// Bun decodes the parameter once, as UTF-8 ('+' stays a plus). It matches one non-empty segment,
+	// so /user/ and /user/a/b reach `fetch` (404).
 	'/user/:id': methods({
 		GET: (req) => {
-			const { id } = (req as BunRequest<'/user/:id'>).params
+			const id = userId(req as BunRequest<'/user/:id'>)
+			if (id === undefined) return error(400, 'the user id is not valid percent-encoded UTF-8')
 			return Response.json({ id, name: `User ${id}` })
 		}
 	}),
 	'/validate': methods({ POST: validate })
+}
+
+/**
+ * The id of GET /user/:id, or undefined when its percent-encoding is malformed or not UTF-8 (400).
+ * Bun's router decodes leniently: a malformed escape becomes U+FFFD (`%zz` → "\uFFFD", `abc%4` →
+ * "abc\uFFFD4"), an id the client never sent (SPEC 3.9). So an id holding a `%` is decoded here from
+ * the raw path with decodeURIComponent, which throws on a malformed escape and on bytes that are
+ * not UTF-8 (SPEC 3.8); any other id is the router's, as it was.
+ */
+export function userId(req: BunRequest<'/user/:id'>): string | undefined {
+	if (!req.url.includes('%')) return req.params.id
+	const segment = new URL(req.url).pathname.slice('/user/'.length)
+	try {
+		return decodeURIComponent(segment)
+	} catch {
+		return undefined
+	}
 }
 
 /** Every request no route matched. */

@@ -28,6 +28,8 @@ public record SpecClause(String id, String title, Severity severity) {
       new SpecClause("3.5", "GET /user/{id}: the query string is not part of the id", FAIL),
       new SpecClause("3.6", "GET /user/ answers an error response with status 404", FAIL),
       new SpecClause("3.7", "GET /user/a/b answers an error response with status 404", FAIL),
+      new SpecClause("3.8", "GET /user/{id}: an id whose percent-decoded bytes are not UTF-8 answers 400, or 200 with U+FFFD for them; never a 5xx or the raw bytes", FAIL),
+      new SpecClause("3.9", "GET /user/{id}: malformed percent-encoding (%zz, abc%4) answers 400, whatever its body; kept as written is tolerated (WARN)", WARN),
       new SpecClause("4.1", "POST /validate accepts Content-Type: application/json", FAIL),
       new SpecClause("4.2", "POST /validate accepts parameters in every RFC 9110 form: application/json; charset=utf-8, ;charset=utf-8, ' ; ', a quoted value, an empty parameter", FAIL),
       new SpecClause("4.3", "POST /validate media type is case-insensitive: Application/JSON", FAIL),
@@ -86,7 +88,8 @@ public record SpecClause(String id, String title, Severity severity) {
       new SpecClause("12.1", "no request of any shape yields a 5xx", FAIL),
       new SpecClause("12.2", "the server still answers GET /plaintext after every robustness case and at the end", FAIL),
       new SpecClause("12.3", "a control byte in the request target answers 4xx or closes; 505, or the byte kept in the path, is tolerated (WARN)", WARN),
-      new SpecClause("12.4", "ambiguous framing (Content-Length with chunked, two or invalid Content-Lengths) answers 400 or closes, never desynchronises", FAIL));
+      new SpecClause("12.4", "ambiguous framing (Content-Length with chunked, two or invalid Content-Lengths) answers 400 or closes, never desynchronises", FAIL),
+      new SpecClause("12.5", "a raw byte above 0x7F in the request target answers 4xx or closes; served as UTF-8 is tolerated (WARN)", WARN));
 
   public static Optional<SpecClause> byId(String id) {
     return ALL.stream().filter(c -> c.id().equals(id)).findFirst();

@@ -17,6 +17,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -38,6 +39,11 @@ final class FaultyFront implements AutoCloseable {
   /** LARGE_HEADER_BLOCKS_500: a request head larger than this answers 500. */
   static final int LARGE_HEAD = 32 * 1024;
   private static final int MAX_HEAD = 1024 * 1024;
+
+  /** A % not followed by two hex digits (RFC 3986 2.1). */
+  private static final Pattern MALFORMED_ESCAPE = Pattern.compile("%(?![0-9A-Fa-f]{2})");
+  /** The same % and the letter or digit after it, if any: what Bun's router turns into U+FFFD. */
+  private static final Pattern MALFORMED_ESCAPE_AND_NEXT = Pattern.compile("%(?![0-9A-Fa-f]{2})[0-9A-Za-z]?");
 
   private final ServerSocket listener;
   private final InetSocketAddress backend;
@@ -232,6 +238,14 @@ final class FaultyFront implements AutoCloseable {
     String line = request.line();
     if (has(Deviation.CONTROL_BYTES_IN_TARGET_KEPT) && hasControlByte(target)) {
       line = line.replace(target, percentEncodeControlBytes(target));
+    }
+    // The server's own parser (the JDK's HttpServer) refuses malformed percent-encoding with 400; these
+    // deviations turn it into an escape the server decodes to what the deviating parser makes of it.
+    if (has(Deviation.MALFORMED_ESCAPES_KEPT)) {
+      line = line.replace(target, MALFORMED_ESCAPE.matcher(target).replaceAll("%25"));
+    }
+    if (has(Deviation.MALFORMED_ESCAPES_REPLACED)) {
+      line = line.replace(target, MALFORMED_ESCAPE_AND_NEXT.matcher(target).replaceAll("%EF%BF%BD"));
     }
     if (has(Deviation.CONTROL_BYTES_IN_TARGET_CUT) && hasControlByte(target)) {
       // A C string: the target ends at the control byte.

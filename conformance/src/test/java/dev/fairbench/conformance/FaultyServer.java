@@ -93,6 +93,14 @@ final class FaultyServer implements AutoCloseable {
     USER_WITHOUT_ID_ROUTED,
     NESTED_USER_PATH_ROUTED,
     INVALID_PERCENT_ENCODING_500,
+    /** An id whose percent-decoded bytes are not UTF-8 is echoed with those bytes raw: a body that is not UTF-8. */
+    NOT_UTF8_IDS_ECHOED_RAW,
+    /** An id whose percent-decoded bytes are not UTF-8 answers 500 (a decoder that throws, uncaught). */
+    NOT_UTF8_IDS_500,
+    /** Implementation-defined (WARN): raw bytes above 0x7F in the target read as UTF-8 and served, as Go's parser does. */
+    NON_ASCII_TARGET_AS_UTF8,
+    /** Raw bytes above 0x7F in the target read as ISO-8859-1 and served: the bytes C3 A9 become the id "Ã©". */
+    NON_ASCII_TARGET_AS_LATIN1,
     /** Connection: close on every response. */
     KEEP_ALIVE_DISABLED,
     /** Stops answering altogether (the process dies) when a body nests too deeply. */
@@ -195,6 +203,10 @@ final class FaultyServer implements AutoCloseable {
     CONTROL_BYTES_IN_TARGET_KEPT(true),
     /** The target is cut at the control byte, as a C string: /plaintext\\0 is served as /plaintext. */
     CONTROL_BYTES_IN_TARGET_CUT(true),
+    /** Implementation-defined (WARN): malformed percent-encoding kept as written, as Python's unquote does: /user/%zz is "%zz". */
+    MALFORMED_ESCAPES_KEPT(true),
+    /** Malformed percent-encoding replaced by U+FFFD, as Bun's router does: /user/%zz is "\uFFFDz". */
+    MALFORMED_ESCAPES_REPLACED(true),
     /** A control byte in a header value answers 500. */
     CONTROL_BYTES_IN_HEADER_VALUES_500(true),
     /** A request head over 32 KiB answers 500 instead of 431. */
@@ -350,6 +362,15 @@ final class FaultyServer implements AutoCloseable {
         exchange.getResponseHeaders().set("Connection", "close");
       }
       String path = exchange.getRequestURI().getRawPath();
+      // The request line arrives as ISO-8859-1: a char above 0x7F is a raw byte of the target (SPEC 12.5).
+      if (path.chars().anyMatch(c -> c > 0x7F)) {
+        if (has(Deviation.NON_ASCII_TARGET_AS_UTF8)) {
+          path = new String(path.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+        } else if (!has(Deviation.NON_ASCII_TARGET_AS_LATIN1)) {
+          error(exchange, 400, "the request target is not US-ASCII");
+          return;
+        }
+      }
       if (!path.startsWith(prefix + "/")) {
         error(exchange, 404, "no such path: " + path);
         return;
@@ -439,6 +460,21 @@ final class FaultyServer implements AutoCloseable {
     if (id != null && has(Deviation.DECODES_IDS_TWICE)) {
       id = percentDecode(id);
     }
+    if (id == null && !malformedEscape(segment) && has(Deviation.NOT_UTF8_IDS_500)) {
+      send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    if (id == null && !malformedEscape(segment) && has(Deviation.NOT_UTF8_IDS_ECHOED_RAW)) {
+      byte[] raw = percentDecodedBytes(segment);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      out.writeBytes("{\"id\":\"".getBytes(StandardCharsets.US_ASCII));
+      out.writeBytes(raw);
+      out.writeBytes("\",\"name\":\"User ".getBytes(StandardCharsets.US_ASCII));
+      out.writeBytes(raw);
+      out.writeBytes("\"}".getBytes(StandardCharsets.US_ASCII));
+      send(exchange, 200, "application/json", out.toByteArray());
+      return;
+    }
     if (id == null) {
       if (has(Deviation.INVALID_PERCENT_ENCODING_500)) {
         send(exchange, 500, "text/plain", "Internal Server Error".getBytes(StandardCharsets.US_ASCII));
@@ -470,6 +506,27 @@ final class FaultyServer implements AutoCloseable {
       body = (ObjectNode) shared(body);
     }
     sendJson(exchange, 200, body);
+  }
+
+  /** A % not followed by two hex digits (RFC 3986 2.1). */
+  private static boolean malformedEscape(String segment) {
+    return Pattern.compile("%(?![0-9A-Fa-f]{2})").matcher(segment).find();
+  }
+
+  /** The bytes of the segment percent-decoded, well-formed escapes only (ASCII otherwise). */
+  private static byte[] percentDecodedBytes(String segment) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < segment.length(); i++) {
+      char c = segment.charAt(i);
+      if (c == '%' && i + 2 < segment.length() && Character.digit(segment.charAt(i + 1), 16) >= 0
+          && Character.digit(segment.charAt(i + 2), 16) >= 0) {
+        bytes.write(Integer.parseInt(segment.substring(i + 1, i + 3), 16));
+        i += 2;
+      } else {
+        bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return bytes.toByteArray();
   }
 
   private String percentDecode(String segment) {

@@ -43,7 +43,7 @@ class SuiteCatchesFaultsTest {
     // 6.7's name fills a body of exactly 1 MiB.
     expect(Deviation.LIMIT_AT_EXACTLY_ONE_MEBIBYTE, FAIL, "4.7", "6.7");
     expect(Deviation.TRIMS_NAMES, FAIL, "6.5", "6.6");
-    expect(Deviation.TEXT_PLAIN_ERRORS, FAIL, "3.6", "3.7", "4.4", "4.5", "4.6", "9.1", "10.1", "10.2", "10.3");
+    expect(Deviation.TEXT_PLAIN_ERRORS, FAIL, "3.6", "3.7", "3.8", "4.4", "4.5", "4.6", "9.1", "10.1", "10.2", "10.3");
     expect(Deviation.STACK_TRACE_IN_ERRORS, FAIL, "9.2");
     // Every 200 of 3.2-3.5 has exactly the keys id and name, as 3.1's.
     expect(Deviation.EXTRA_KEYS_IN_RESPONSES, FAIL, "2.3", "3.1", "3.2", "3.3", "3.4", "3.5", "8.1", "8.4");
@@ -57,7 +57,14 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.PLUS_AS_SPACE, FAIL, "3.4");
     expect(Deviation.USER_WITHOUT_ID_ROUTED, FAIL, "3.6");
     expect(Deviation.NESTED_USER_PATH_ROUTED, FAIL, "3.7");
-    expect(Deviation.INVALID_PERCENT_ENCODING_500, FAIL, "12.1");
+    // The JDK's HttpServer refuses a malformed escape with 400 before the handler: only ids that are not UTF-8 get the 500.
+    expect(Deviation.INVALID_PERCENT_ENCODING_500, FAIL, "3.8", "12.1");
+    expect(Deviation.NOT_UTF8_IDS_ECHOED_RAW, FAIL, "3.8");
+    expect(Deviation.NOT_UTF8_IDS_500, FAIL, "3.8", "12.1");
+    expect(Deviation.MALFORMED_ESCAPES_KEPT, WARN, "3.9");
+    expect(Deviation.MALFORMED_ESCAPES_REPLACED, FAIL, "3.9");
+    expect(Deviation.NON_ASCII_TARGET_AS_UTF8, WARN, "12.5");
+    expect(Deviation.NON_ASCII_TARGET_AS_LATIN1, FAIL, "12.5");
     // A connection closed after every answer cannot take pipelined requests either.
     expect(Deviation.KEEP_ALIVE_DISABLED, FAIL, "11.1", "11.6");
     // POST /plaintext is redirected too, so 10.2 sees a 301; 11.4's 512 connections get 301s.
@@ -68,7 +75,8 @@ class SuiteCatchesFaultsTest {
     // 2.2 still passes: the 404 is application/json. DELETE /json answers 404 too: 10.2 WARN.
     expectMixed(Deviation.JSON_ROUTE_MISSING, Map.of("2.1", FAIL, "2.3", FAIL, "10.2", WARN));
     expect(Deviation.JSON_AS_TEXT_PLAIN, FAIL, "2.2");
-    expect(Deviation.NO_PERCENT_DECODING, FAIL, "3.3", "3.4");
+    // 3.8: %FF kept as the id "%FF". 3.9 passes: the JDK's HttpServer refuses %zz before the handler.
+    expect(Deviation.NO_PERCENT_DECODING, FAIL, "3.3", "3.4", "3.8");
     expect(Deviation.ACCEPTS_UNESCAPED_CONTROL_CHARACTERS, FAIL, "5.8");
     expect(Deviation.REJECTS_CHARACTERS_OUTSIDE_THE_BMP, FAIL, "6.4", "6.6", "6.7");
     expect(Deviation.NORMALISES_NAMES, FAIL, "6.6");

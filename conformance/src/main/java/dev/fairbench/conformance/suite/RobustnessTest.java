@@ -2,6 +2,7 @@ package dev.fairbench.conformance.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.fairbench.conformance.Severity;
 import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -470,8 +472,93 @@ class RobustnessTest {
     }
   }
 
-  @Test
+  /**
+   * The request targets of clause 12.5, each holding raw bytes above 0x7F (written as ISO-8859-1
+   * characters, one byte each), with the valid text around the bytes a server reading them as UTF-8
+   * keeps and, where they are UTF-8, the character they encode.
+   */
+  enum NonAsciiTarget {
+    UTF8_ID("/user/\u00c3\u00a9", "C3 A9 (é in UTF-8)", "", "é", ""),
+    UTF8_AMONG_TEXT("/user/caf\u00c3\u00a9", "caf C3 A9", "caf", "é", ""),
+    NOT_UTF8_ID("/user/a\u00ffb", "a FF b", "a", null, "b");
+
+    final String target;
+    final String shown;
+    final String before;
+    /** The character the bytes encode as UTF-8, or null where they are not UTF-8 (then one or more U+FFFD). */
+    final String decoded;
+    final String after;
+
+    NonAsciiTarget(String target, String shown, String before, String decoded, String after) {
+      this.target = target;
+      this.shown = shown;
+      this.before = before;
+      this.decoded = decoded;
+      this.after = after;
+    }
+
+    boolean readAsUtf8(String id) {
+      if (id == null) {
+        return false;
+      }
+      if (decoded != null) {
+        return id.equals(before + decoded + after);
+      }
+      return Pattern.matches(
+          Pattern.quote(before) + "\\uFFFD+" + Pattern.quote(after), id);
+    }
+
+    @Override
+    public String toString() {
+      return "GET /user/ with the raw bytes " + shown;
+    }
+  }
+
   @Order(5)
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(NonAsciiTarget.class)
+  @Clause(value = "12.5", severity = Severity.WARN)
+  @DisplayName("a raw byte above 0x7F in the request target answers 4xx or closes; served as UTF-8 is tolerated")
+  void nonAsciiByteInTheRequestTarget(NonAsciiTarget request) {
+    String what = request.toString();
+    server.requireResponsive(what);
+    RawResponse response;
+    try {
+      response = server.raw().exchange(server.raw().head("GET", server.target(request.target), "Connection: close"));
+    } catch (SocketTimeoutException e) {
+      throw server.noAnswer(what, e);
+    } catch (ProtocolException e) {
+      throw notHttp(what, e);
+    } catch (IOException e) {
+      return; // closed or reset without an answer: the request was refused
+    }
+    Exchange ex = response.toExchange(what);
+    if (ex.status() / 100 == 4) {
+      return;
+    }
+    if (ex.status() == 200 && Text.strictUtf8(ex.body()) != null) {
+      String id = null;
+      String name = null;
+      try {
+        JsonNode body = Json.parse(ex.body());
+        id = body.path("id").textValue();
+        name = body.path("name").textValue();
+      } catch (IOException notJson) {
+        // judged below
+      }
+      if (request.readAsUtf8(id) && ("User " + id).equals(name)) {
+        throw new ImplementationDefined(what + ": served with the bytes read as UTF-8, the id " + Json.quote(id)
+            + " (tolerated: a runtime's HTTP parser that takes them into the path, SPEC runtime-parser exceptions); "
+            + "preferred: 400 or closed (RFC 9112 3.2: a request-target is US-ASCII)");
+      }
+    }
+    throw new AssertionError(what + ": expected a 4xx or the connection closed (or, tolerated, 200 with the bytes "
+        + "read as UTF-8" + (request.decoded != null ? ", the id " + Json.quote(request.before + request.decoded
+        + request.after) : ", U+FFFD for the bytes that are not UTF-8") + "), got " + ex.summary());
+  }
+
+  @Test
+  @Order(6)
   @Clause("12.1")
   @DisplayName("no request of the whole suite yielded a 5xx")
   void noEarlierCheckGotA5xx() {
@@ -484,7 +571,7 @@ class RobustnessTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   @Clause("12.2")
   @DisplayName("at the end of the suite the server still answers GET /plaintext")
   void serverStillAnswersAtTheEnd() {

@@ -3,14 +3,23 @@ package dev.fairbench.conformance.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fairbench.conformance.Severity;
 import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
+import dev.fairbench.conformance.http.RawResponse;
+import dev.fairbench.conformance.http.Text;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 @Order(3)
@@ -92,6 +101,111 @@ class UserTest {
   @DisplayName("/user/a/b answers an error response with status 404")
   void userWithTwoSegmentsAnswers404() {
     Expect.errorResponse(server.get("/user/a/b"), 404);
+  }
+
+  /**
+   * The ids of clause 3.8: percent-encoded bytes that are not UTF-8, each with the valid text around
+   * them. A 200 must hold that text exact and one or more U+FFFD where each invalid sequence stood
+   * (decoders differ in how many: one per maximal subpart, or one per byte).
+   */
+  enum NotUtf8Id {
+    LONE_FF("%FF", "", ""),
+    TRUNCATED_TWO_BYTES("%C3", "", ""),
+    TRUNCATED_AFTER_TEXT("caf%C3", "caf", ""),
+    TRUNCATED_FOUR_BYTES("%F0%9F%98", "", ""),
+    ENCODED_SURROGATE("%ED%A0%80", "", ""),
+    OVERLONG_SLASH("a%C0%AFb", "a", "b");
+
+    final String segment;
+    final String before;
+    final String after;
+
+    NotUtf8Id(String segment, String before, String after) {
+      this.segment = segment;
+      this.before = before;
+      this.after = after;
+    }
+
+    boolean matches(String id) {
+      return id != null && Pattern.matches(Pattern.quote(before) + "\uFFFD+" + Pattern.quote(after), id);
+    }
+
+    @Override
+    public String toString() {
+      return "GET /user/" + segment;
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(NotUtf8Id.class)
+  @Clause("3.8")
+  @DisplayName("an id whose percent-decoded bytes are not UTF-8 answers 400, or 200 with U+FFFD in their place")
+  void idThatIsNotUtf8Answers400OrIsReplaced(NotUtf8Id request) {
+    String what = request.toString();
+    // Raw, so that no client library re-encodes the escapes; recorded, so 9.1 and 12.1 see the answer too.
+    Exchange ex = server.sendRaw(what, server.raw().request("GET", server.target("/user/" + request.segment), null, null, true));
+    if (ex.status() == 400) {
+      Expect.errorResponse(ex, 400);
+      return;
+    }
+    assertThat(ex.status())
+        .as("%s: expected an error response with status 400, or 200 with U+FFFD for the bytes that are not UTF-8, got %s",
+            what, ex.summary())
+        .isEqualTo(200);
+    assertThat(Text.strictUtf8(ex.body()))
+        .as("%s: the 200 is not valid UTF-8 (the decoded bytes written raw?), got %s", what, ex.summary())
+        .isNotNull();
+    Expect.mediaType(ex, "application/json");
+    JsonNode body = Expect.objectWithKeys(ex, "id", "name");
+    String id = body.path("id").textValue();
+    assertThat(request.matches(id) && body.path("name").isTextual() && body.path("name").textValue().equals("User " + id))
+        .as("%s: expected the id %s with one or more U+FFFD for the invalid bytes (and \"name\" \"User \" + id), got %s",
+            what, Json.quote(request.before + "\uFFFD" + request.after), ex.summary())
+        .isTrue();
+  }
+
+  @ParameterizedTest(name = "GET /user/{0}")
+  @ValueSource(strings = {"%zz", "%", "abc%4", "50%off"})
+  @Clause(value = "3.9", severity = Severity.WARN)
+  @DisplayName("malformed percent-encoding answers 400, whatever its body; kept as written is tolerated")
+  void malformedPercentEncodingAnswers400(String segment) {
+    String what = "GET /user/" + segment;
+    server.requireResponsive(what);
+    RawResponse response;
+    try {
+      // Not recorded: a runtime parser's 400, with its own body, is this clause's answer, not a 9.1 finding.
+      response = server.raw().exchange(server.raw().request("GET", server.target("/user/" + segment), null, null, true));
+    } catch (SocketTimeoutException e) {
+      throw server.noAnswer(what, e);
+    } catch (IOException e) {
+      throw new AssertionError(what + ": expected 400, got no answer (" + e.getMessage() + ")", e);
+    }
+    Exchange ex = response.toExchange(what);
+    if (ex.status() == 400) {
+      return; // whatever its body: the runtime's parser may refuse the target before any handler runs
+    }
+    if (ex.status() == 200 && keepsTheIdAsWritten(ex, segment)) {
+      throw new ImplementationDefined(what + ": served with the malformed escape kept as written, the id "
+          + Json.quote(segment) + " (tolerated); preferred: 400 (RFC 3986 2.1, RFC 9112 3)");
+    }
+    throw new AssertionError(what + ": expected 400 (or, tolerated, 200 with the id "
+        + Json.quote(segment) + " as written), got " + ex.summary());
+  }
+
+  private static boolean keepsTheIdAsWritten(Exchange ex, String id) {
+    if (Text.strictUtf8(ex.body()) == null) {
+      return false;
+    }
+    try {
+      JsonNode body = Json.parse(ex.body());
+      Set<String> keys = new TreeSet<>();
+      body.fieldNames().forEachRemaining(keys::add);
+      return keys.equals(Set.of("id", "name")) && id.equals(body.path("id").textValue())
+          && ("User " + id).equals(body.path("name").textValue())
+          && ex.mediaType().equals("application/json");
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** 200, application/json and exactly {"id":<id>,"name":"User <id>"}, as 3.1 asks of /user/42. */

@@ -51,6 +51,10 @@ final class HttpVerticle extends VerticleBase {
 
     // Vert.x percent-decodes path parameters as UTF-8 and keeps '+' literal (SPEC 3.3, 3.4).
     router.get("/user/:id").handler(ctx -> {
+      if (!isUsAscii(ctx.request().uri())) {
+        ctx.fail(400, new InvalidInputException("the request target must be US-ASCII; percent-encode other bytes"));
+        return;
+      }
       String id = ctx.pathParam("id");
       ctx.json(new User(id, "User " + id));
     });
@@ -73,6 +77,20 @@ final class HttpVerticle extends VerticleBase {
         .requestHandler(router)
         .invalidRequestHandler(HttpVerticle::invalidRequest)
         .listen(port, host);
+  }
+
+  /**
+   * SPEC 12.5: a request-target is US-ASCII (RFC 9112 3.2, RFC 3986 2). Netty reads the request line
+   * as ISO-8859-1, so raw bytes above 0x7F would reach the route as Latin-1 characters: the UTF-8 of
+   * {@code é}, sent unencoded, would be served as the id {@code "Ã©"}.
+   */
+  static boolean isUsAscii(String target) {
+    for (int i = 0; i < target.length(); i++) {
+      if (target.charAt(i) > 0x7F) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

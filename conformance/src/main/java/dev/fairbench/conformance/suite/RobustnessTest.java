@@ -277,6 +277,23 @@ class RobustnessTest {
     }
   }
 
+  /**
+   * GET of a raw request target on a connection of its own ({@code Connection: close}); null when the
+   * server closed or reset it without an answer, which refuses the request.
+   */
+  private Exchange rawGet(String what, String target) {
+    server.requireResponsive(what);
+    try {
+      return server.raw().exchange(server.raw().head("GET", server.target(target), "Connection: close")).toExchange(what);
+    } catch (SocketTimeoutException e) {
+      throw server.noAnswer(what, e);
+    } catch (ProtocolException e) {
+      throw notHttp(what, e);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   @Order(3)
   @ParameterizedTest(name = "{0}")
   @EnumSource(ControlByteTarget.class)
@@ -284,20 +301,9 @@ class RobustnessTest {
   @DisplayName("a control byte in the request target answers 4xx or closes; 505, or the byte kept in the path, is tolerated")
   void controlByteInTheRequestTarget(ControlByteTarget request) {
     String what = request.toString();
-    server.requireResponsive(what);
-    RawResponse response;
-    try {
-      response = server.raw().exchange(server.raw().head("GET", server.target(request.target), "Connection: close"));
-    } catch (SocketTimeoutException e) {
-      throw server.noAnswer(what, e);
-    } catch (ProtocolException e) {
-      throw notHttp(what, e);
-    } catch (IOException e) {
-      return; // closed or reset without an answer: the request was refused
-    }
-    Exchange ex = response.toExchange(what);
-    if (ex.status() / 100 == 4) {
-      return;
+    Exchange ex = rawGet(what, request.target);
+    if (ex == null || ex.status() / 100 == 4) {
+      return; // refused: closed without an answer, or a 4xx
     }
     if (ex.status() == 505) {
       throw new ImplementationDefined(what + ": answered 505 HTTP Version Not Supported (tolerated: a runtime's HTTP "
@@ -521,20 +527,9 @@ class RobustnessTest {
   @DisplayName("a raw byte above 0x7F in the request target answers 4xx or closes; served as UTF-8 is tolerated")
   void nonAsciiByteInTheRequestTarget(NonAsciiTarget request) {
     String what = request.toString();
-    server.requireResponsive(what);
-    RawResponse response;
-    try {
-      response = server.raw().exchange(server.raw().head("GET", server.target(request.target), "Connection: close"));
-    } catch (SocketTimeoutException e) {
-      throw server.noAnswer(what, e);
-    } catch (ProtocolException e) {
-      throw notHttp(what, e);
-    } catch (IOException e) {
-      return; // closed or reset without an answer: the request was refused
-    }
-    Exchange ex = response.toExchange(what);
-    if (ex.status() / 100 == 4) {
-      return;
+    Exchange ex = rawGet(what, request.target);
+    if (ex == null || ex.status() / 100 == 4) {
+      return; // refused: closed without an answer, or a 4xx
     }
     if (ex.status() == 200 && Text.strictUtf8(ex.body()) != null) {
       String id = null;

@@ -13,6 +13,7 @@ of the wall clock: its speed from one visit to the next is as unsteady as a run 
 import json
 import math
 import os
+import re
 import signal
 import sys
 import time
@@ -20,6 +21,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MAX_BODY = 1024 * 1024
+MALFORMED_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 BREAK = os.environ.get("TINY_BREAK", "")
 FAULT = os.environ.get("TINY_FAULT", "")
 FAULT_AFTER = int(os.environ.get("TINY_FAULT_AFTER", "0"))
@@ -143,6 +145,9 @@ class Handler(BaseHTTPRequestHandler):
         if ambiguous:
             self.close_connection = True
             return self.error(400, f"ambiguous framing: {ambiguous}")
+        if not self.path.isascii():
+            # http.server reads the request line as ISO-8859-1: raw UTF-8 would become another id (SPEC 12.5).
+            return self.error(400, "the request target must be US-ASCII; percent-encode other bytes")
         path = self.path.split("?", 1)[0]
         method = self.command
         if path == "/plaintext":
@@ -158,10 +163,12 @@ class Handler(BaseHTTPRequestHandler):
                 return self.error(404, "not found")
             if method != "GET":
                 return self.not_allowed()
+            if MALFORMED_ESCAPE.search(segment):
+                return self.error(400, "the user id has a malformed percent-escape")
             try:
                 user_id = urllib.parse.unquote(segment, encoding="utf-8", errors="strict")
             except UnicodeDecodeError:
-                return self.error(404, "the user id is not valid UTF-8")
+                return self.error(400, "the user id is not valid UTF-8")
             return self.reply(200, {"id": user_id, "name": f"User {user_id}"})
         if path == "/validate":
             return self.validate() if method == "POST" else self.not_allowed()

@@ -145,6 +145,14 @@ final class FaultyServer implements AutoCloseable {
     WRONG_METHOD_404,
     /** Python's json by default: NaN, Infinity and -Infinity are parsed (a non-finite age is still 400). */
     ACCEPTS_NON_FINITE_NUMBERS,
+    /** JSON5, and Jackson's ALLOW_JAVA_COMMENTS and ALLOW_YAML_COMMENTS: comments are skipped. */
+    ACCEPTS_COMMENTS,
+    /** Jackson's ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER: {@code \q} is q, {@code \'} is '. */
+    ACCEPTS_ANY_ESCAPE,
+    /** JSON5's numbers: a decimal point with no digit after it ({@code 30.}) or before it ({@code .3e2}). */
+    ACCEPTS_BARE_DECIMAL_POINTS,
+    /** The body stripped of whitespace before it is parsed, as String.strip does: a form feed or vertical tab around the value is not refused. */
+    BODY_STRIPPED,
     /** The 1 MiB limit is checked against Content-Length only: a chunked body of any size is read. */
     LIMIT_ON_CONTENT_LENGTH_ONLY,
     /** "Lenient JSON": text/json and any application/*+json count as JSON. */
@@ -289,6 +297,15 @@ final class FaultyServer implements AutoCloseable {
     }
     if (has(Deviation.ACCEPTS_NON_FINITE_NUMBERS)) {
       json.enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
+    }
+    if (has(Deviation.ACCEPTS_COMMENTS)) {
+      json.enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_YAML_COMMENTS);
+    }
+    if (has(Deviation.ACCEPTS_ANY_ESCAPE)) {
+      json.enable(JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER);
+    }
+    if (has(Deviation.ACCEPTS_BARE_DECIMAL_POINTS)) {
+      json.enable(JsonReadFeature.ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS, JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS);
     }
     this.mapper = json.build();
     // A backlog for clause 11.4's 512 connections opened at once.
@@ -591,6 +608,9 @@ final class FaultyServer implements AutoCloseable {
     if (has(Deviation.LIMIT_COUNTS_CHARACTERS) && text.length() > limit) {
       error(exchange, 413, "the body is longer than 1 Mi characters");
       return;
+    }
+    if (has(Deviation.BODY_STRIPPED)) {
+      text = text.strip();
     }
     JsonNode json;
     try {

@@ -92,6 +92,10 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.DUPLICATE_KEYS_500, FAIL, "8.5", "12.1");
     // The deviations found by docs/CONFORMANCE-VALIDATION.md (D1-D7).
     expect(Deviation.ACCEPTS_NON_FINITE_NUMBERS, FAIL, "5.3");
+    expect(Deviation.ACCEPTS_COMMENTS, FAIL, "5.1");
+    expect(Deviation.ACCEPTS_ANY_ESCAPE, FAIL, "5.1");
+    expect(Deviation.ACCEPTS_BARE_DECIMAL_POINTS, FAIL, "5.1");
+    expect(Deviation.BODY_STRIPPED, FAIL, "5.1");
     expect(Deviation.LIMIT_ON_CONTENT_LENGTH_ONLY, FAIL, "4.6");
     expect(Deviation.ACCEPTS_JSON_SUFFIX_MEDIA_TYPES, FAIL, "4.4");
     expect(Deviation.PARSES_BEFORE_MEDIA_TYPE, FAIL, "4.4", "4.5");

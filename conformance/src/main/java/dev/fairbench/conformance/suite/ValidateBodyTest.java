@@ -42,6 +42,32 @@ class ValidateBodyTest {
     Expect.status(server.postJson(body), 400);
   }
 
+  /** What JSON5 and lenient parsers accept and RFC 8259 does not: every valid person but for the extension. */
+  static Stream<Arguments> jsonExtensions() {
+    return Stream.of(
+        Arguments.of("a /* */ comment", "{\"name\":\"a\",\"age\":1 /* a comment */}"),
+        Arguments.of("a // comment", "{\"name\":\"a\", // a comment\n\"age\":1}"),
+        Arguments.of("a # comment", "{\"name\":\"a\", # a comment\n\"age\":1}"),
+        Arguments.of("the escape \\q, which JSON does not have", "{\"name\":\"a\\qb\",\"age\":1}"),
+        Arguments.of("the escape \\', which JSON does not have", "{\"name\":\"a\\'b\",\"age\":1}"),
+        Arguments.of("the escape \\x41, which JSON does not have", "{\"name\":\"a\\x41\",\"age\":1}"),
+        Arguments.of("a \\u escape of three hex digits", "{\"name\":\"a\\u004\",\"age\":1}"),
+        Arguments.of("age 30. (no digit after the point)", "{\"name\":\"a\",\"age\":30.}"),
+        Arguments.of("age .3e2 (no digit before the point)", "{\"name\":\"a\",\"age\":.3e2}"),
+        Arguments.of("age 0x1E (hexadecimal)", "{\"name\":\"a\",\"age\":0x1E}"),
+        Arguments.of("a form feed before the value", "\f{\"name\":\"a\",\"age\":1}"),
+        Arguments.of("a vertical tab between tokens", "{\"name\":\"a\",\u000B\"age\":1}"),
+        Arguments.of("a no-break space (U+00A0) between tokens", "{\"name\":\"a\",\u00A0\"age\":1}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jsonExtensions")
+  @Clause("5.1")
+  @DisplayName("what JSON5 and lenient parsers add to JSON (comments, other escapes, bare decimal points, hexadecimal, other whitespace) answers 400")
+  void jsonExtensionsAnswer400(String what, String body) {
+    Expect.status(server.postJson(body), 400);
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {
       "{\"name\":\"a\",\"age\":1} x",

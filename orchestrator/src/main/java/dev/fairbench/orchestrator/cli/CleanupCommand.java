@@ -15,15 +15,14 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Remove what a killed run may have left: fairbench processes, cgroups and containers.",
     description = {
-      "Removes what orchestrators that are gone left: the Docker containers they started (running,",
-      "paused or stopped; those of a run still going, and containers run by hand from a fairbench",
-      "image, are kept), and the native",
-      "runtime's cgroups, thawing them and killing their processes first. It lists every process",
-      "(pid and command), cgroup and container it stopped or removed, and what the watchdogs of",
-      "killed runs removed. Runs remove their own servers, also on Ctrl-C, and a watchdog process",
-      "removes them within a second when a run is killed with SIGKILL; this is for a machine that",
-      "crashed or a watchdog killed too. Images are kept: they are the build cache. Exit 0 when",
-      "nothing is left, 1 when something could not be removed."
+      "Removes what orchestrators that are gone left: the Docker containers they started (running, paused "
+          + "or stopped; those of a run still going, and containers run by hand from a fairbench image, are "
+          + "kept), and the native runtime's cgroups, thawing them and killing their processes first. It lists "
+          + "every process (pid and command), cgroup and container it stopped or removed, and what the watchdogs "
+          + "of killed runs removed. Runs remove their own servers, also on Ctrl-C, and a watchdog process "
+          + "removes them within a second when a run is killed with SIGKILL; this is for a machine that crashed "
+          + "or a watchdog killed too. Images are kept: they are the build cache. Exit 0 when nothing is left, 1 "
+          + "when something could not be removed."
     })
 public final class CleanupCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -37,13 +37,17 @@ import picocli.CommandLine.Spec;
     header = "Run the conformance suite (docs/SPEC.md) against a server or against entries.",
     description = {
       "With --url: runs the suite against any running server and prints the clause table.",
-      "With ENTRY[:VARIANT]... (or nothing: every available entry): builds and starts each entry",
-      "natively under the default limits, runs the suite, stops it, and prints a table per entry",
-      "and a summary. JSON reports go to --json (with --url) or to --output (with entries).",
-      "A server is judged in seconds; one that answers so slowly that the suite is still running after",
-      "10 minutes has every clause not yet judged FAIL as \"not judged: the suite's time limit ... had passed\".",
-      "Exit 0 when nothing FAILs, 1 when a clause FAILs or an entry cannot be built or started,",
-      "2 for a usage error or an unreachable server."
+      "",
+      "With ENTRY[:VARIANT]... (or nothing: every available entry): builds and starts each entry natively "
+          + "under the default limits, runs the suite, stops it, and prints a table per entry and a summary. JSON "
+          + "reports go to --json (with --url) or to --output (with entries).",
+      "",
+      "A server is judged in seconds; one that answers so slowly that the suite is still running after 10 "
+          + "minutes has every clause not yet judged FAIL as \"not judged: the suite's time limit ... had "
+          + "passed\".",
+      "",
+      "Exit 0 when nothing FAILs, 1 when a clause FAILs or an entry cannot be built or started, 2 for a "
+          + "usage error or an unreachable server."
     })
 public final class ConformanceCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -21,9 +21,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "List the entries and their variants, each available or unavailable with the reason.",
     description = {
-      "Reads impls/*/fairbench.toml. An entry is unavailable when its manifest is invalid, a tool it",
-      "requires is not on PATH, or its availability probe fails (the probe's last line is the reason);",
-      "With --runtime docker, availability is the Docker runtime's own verdict (docs/DOCKER.md).",
+      "Reads impls/*/fairbench.toml. An entry is unavailable when its manifest is invalid, a tool it "
+          + "requires is not on PATH, or its availability probe fails (the probe's last line is the reason). With "
+          + "--runtime docker, availability is the Docker runtime's own verdict (docs/DOCKER.md).",
+      "",
       "Exit 0 when the entries could be read, 2 when the entries folder does not exist."
     })
 public final class ListCommand implements Callable<Integer> {

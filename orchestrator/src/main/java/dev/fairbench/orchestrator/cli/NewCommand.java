@@ -28,11 +28,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Scaffold a new entry: impls/NAME/ with a manifest, Dockerfile, README checklist and a server skeleton.",
     description = {
-      "Writes impls/NAME/ (or DIR/NAME/ with --impls DIR) from the template of LANGUAGE: fairbench.toml,",
-      "Dockerfile, README.md with the checklist an entry must meet, .gitignore, .dockerignore, a lockfile",
-      "where the language has one, and a minimal server on the standard library (or the leanest",
-      "library) that reads HOST, PORT and WORKERS and answers GET /plaintext. It builds and starts, and",
-      "fails conformance: replace it with the framework's code (docs/ADDING_AN_ENTRY.md).",
+      "Writes impls/NAME/ (or DIR/NAME/ with --impls DIR) from the template of LANGUAGE: fairbench.toml, "
+          + "Dockerfile, README.md with the checklist an entry must meet, .gitignore, .dockerignore, a lockfile "
+          + "where the language has one, and a minimal server on the standard library (or the leanest library) "
+          + "that reads HOST, PORT and WORKERS and answers GET /plaintext. It builds and starts, and fails "
+          + "conformance: replace it with the framework's code (docs/ADDING_AN_ENTRY.md).",
+      "",
       "Exit 0 when written, 2 for a usage error (NAME taken or not [a-z][a-z0-9-]*, unknown language)."
     })
 public final class NewCommand implements Callable<Integer> {

@@ -19,18 +19,21 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Render a results.json as a Markdown report, and optionally as HTML and a fairness review.",
     description = {
-      "The trust line, req/s per endpoint per entry (as in seed 000) with each median's 95%% interval, the",
-      "calibration and baseline rows, ratios to the calibration, CPU per request, the constant-rate and",
-      "ladder tables, start times and memory, per cell details, the rounds, what was not measured,",
-      "conformance and the environment (docs/REPORTS.md). The fairness review's facts come from the",
-      "results file, as the run recorded them.",
-      "--rederive recomputes every statistic and flag from the recorded runs with this fairbench's",
-      "statistics and writes them back to RESULTS.json first (the runs themselves are not changed);",
-      "with --output, --html, --fairness and --csv it remakes a run folder's files after a change of fairbench.",
-      "Without it, a figure in the file that its recorded runs do not give (edited by hand, or derived by an older",
-      "fairbench) is pointed out on stderr, and the reports show the file's figures.",
-      "Exit 0 on success, 2 when the file is missing or is not a fairbench results file (the message names the "
-          + "field), or when an output cannot be written or names the results file itself."
+      "The trust line, req/s per endpoint per entry (as in seed 000) with each median's 95%% interval, the "
+          + "calibration and baseline rows, ratios to the calibration, CPU per request, the constant-rate and "
+          + "ladder tables, start times and memory, per cell details, the rounds, what was not measured, "
+          + "conformance and the environment (docs/REPORTS.md). The fairness review's facts come from the results "
+          + "file, as the run recorded them.",
+      "",
+      "--rederive recomputes every statistic and flag from the recorded runs with this fairbench's "
+          + "statistics and writes them back to RESULTS.json first (the runs themselves are not changed); with "
+          + "--output, --html, --fairness and --csv it remakes a run folder's files after a change of fairbench.",
+      "",
+      "Without it, a figure in the file that its recorded runs do not give (edited by hand, or derived by "
+          + "an older fairbench) is pointed out on stderr, and the reports show the file's figures.",
+      "",
+      "Exit 0 on success, 2 when the file is missing or is not a fairbench results file (the message names "
+          + "the field), or when an output cannot be written or names the results file itself."
     })
 public final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -30,12 +30,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Build and start one entry under the limits, print its URL, and keep it running until Ctrl-C.",
     description = {
-      "Builds ENTRY[:VARIANT] and starts it exactly as `run` and `conformance` do (the same runtime,",
-      "limits, HOST=127.0.0.1, PORT and WORKERS), then stays in the foreground: try it with curl or",
-      "`fairbench conformance --url URL`. Ctrl-C (or SIGTERM) stops the server and removes what it made",
-      "(exit 130 or 143, the usual codes of an interrupted program). Exit 1 when the entry cannot be",
-      "built or started or its server exits by itself, 2 for a usage error (unknown entry, an entry with",
-      "variants named without one, a bad option)."
+      "Builds ENTRY[:VARIANT] and starts it exactly as `run` and `conformance` do (the same runtime, "
+          + "limits, HOST=127.0.0.1, PORT and WORKERS), then stays in the foreground: try it with curl or "
+          + "`fairbench conformance --url URL`. Ctrl-C (or SIGTERM) stops the server and removes what it made "
+          + "(exit 130 or 143, the usual codes of an interrupted program). Exit 1 when the entry cannot be built "
+          + "or started or its server exits by itself, 2 for a usage error (unknown entry, an entry with variants "
+          + "named without one, a bad option)."
     })
 public final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -38,12 +38,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Run the entries' own unit tests (the [test] table of their manifests), natively.",
     description = {
-      "For each ENTRY[:VARIANT] (or nothing: every entry), builds the variant natively with its",
-      "[build] steps (unless --no-build), runs the [test] setup steps and command in the entry folder,",
-      "and prints PASS, FAIL, unavailable: <reason> (a missing tool, a failing availability probe) or",
-      "none (no [test] table). Variants whose build and tests are the same run once.",
-      "Exit 0 when nothing FAILs, 1 when a test, a build or a manifest fails (or an entry named on the",
-      "command line is unavailable), 2 for a usage error."
+      "For each ENTRY[:VARIANT] (or nothing: every entry), builds the variant natively with its [build] "
+          + "steps (unless --no-build), runs the [test] setup steps and command in the entry folder, and prints "
+          + "PASS, FAIL, unavailable: <reason> (a missing tool, a failing availability probe) or none (no [test] "
+          + "table). Variants whose build and tests are the same run once.",
+      "",
+      "Exit 0 when nothing FAILs, 1 when a test, a build or a manifest fails (or an entry named on the "
+          + "command line is unavailable), 2 for a usage error."
     })
 public final class TestEntriesCommand implements Callable<Integer> {
   private static final int TAIL_LINES = 30;

@@ -31,7 +31,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       String limitsApplied,
       String limitsReadBack,
       String workersObserved,
-      boolean workersMatch,
+      WorkersCheck workersCheck,
       List<String> production,
       List<String> departures,
       String conformance,
@@ -41,6 +41,40 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       String freeze,
       String ladder,
       String runtime) {}
+
+  /** Whether the workers seen under load are those WORKERS asked for. */
+  public enum WorkersCheck {
+    MATCHES(" — matches", null),
+    DOES_NOT_MATCH(" — **does not match**", "does not match"),
+    /** Cells were measured, but no observation of the server's workers was recorded. */
+    NOT_OBSERVED(" — **not observed**", "not observed"),
+    /** Nothing was measured: there was nothing to observe, and nothing is in doubt. */
+    NOTHING_MEASURED("", null);
+
+    private final String markdownSuffix;
+    private final String badge;
+
+    WorkersCheck(String markdownSuffix, String badge) {
+      this.markdownSuffix = markdownSuffix;
+      this.badge = badge;
+    }
+
+    public String markdownSuffix() {
+      return markdownSuffix;
+    }
+
+    /** The warning badge the HTML review shows, or null for none. */
+    public String badge() {
+      return badge;
+    }
+
+    static WorkersCheck of(WorkerObservation seen, EntryResult entry) {
+      if (seen != null) {
+        return seen.matches() ? MATCHES : DOES_NOT_MATCH;
+      }
+      return entry.cells().stream().anyMatch(CellResult::measured) ? NOT_OBSERVED : NOTHING_MEASURED;
+    }
+  }
 
   /** Where the entry stands on the ladder, and what differs between it and its baseline. */
   private static String ladder(EntryResult entry, ResultsDocument results) {
@@ -106,11 +140,8 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           new LinkedHashMap<>(entry.versions()),
           limitsApplied(env, entry),
           readBack(entry),
-          seen == null ? (env != null && env.topology() != null
-              && env.topology().serversRemote() && !entry.cells().isEmpty()
-              ? "not observable remotely (the servers ran on a remote engine)" : "not observed (no cell was measured)")
-              : describe(seen),
-          seen != null && seen.matches(),
+          workersObserved(seen, entry, env),
+          WorkersCheck.of(seen, entry),
           fact.production(),
           fact.departures(),
           conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)",
@@ -119,6 +150,17 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), entry.runtimeOr(env)));
     }
     return new FairnessReview(env, results.method(), ExtraRoundsDone.of(results).orElse(null), results.breaks(), reviews, MachineSpeed.of(results).orElse(null));
+  }
+
+  private static String workersObserved(WorkerObservation seen, EntryResult entry, Environment env) {
+    if (seen != null) {
+      return describe(seen);
+    }
+    if (entry.cells().stream().noneMatch(CellResult::measured)) {
+      return "not observed (no cell was measured)";
+    }
+    return env != null && env.topology() != null && env.topology().serversRemote()
+        ? "not observable remotely (the servers ran on a remote engine)" : "not observed";
   }
 
   /** The limits as read back, with the open-file limit (natively /proc/PID/limits, in Docker the container's). */
@@ -224,8 +266,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       }
       md.append("- Limits applied: ").append(e.limitsApplied()).append('\n');
       md.append("- Limits read back: ").append(MarkdownText.line(e.limitsReadBack())).append('\n');
-      md.append("- Workers observed: ").append(e.workersObserved())
-          .append(e.workersMatch() ? " — matches" : " — **does not match, or not observed**").append('\n');
+      md.append("- Workers observed: ").append(e.workersObserved()).append(e.workersCheck().markdownSuffix()).append('\n');
       md.append("- Production mode: ").append(e.production().isEmpty() ? "(the manifest states nothing)" : MarkdownText.line(String.join("; ", e.production()))).append('\n');
       md.append("- Departures from idiom: ").append(e.departures().isEmpty() ? "none stated" : "").append('\n');
       e.departures().forEach(d -> md.append("  - ").append(MarkdownText.line(d)).append('\n'));

@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.util.List;
@@ -25,7 +26,24 @@ class FairnessReviewTest {
     assertThat(review.entries()).hasSize(4);
     assertThat(review.entries().get(0).limitsApplied()).contains("server CPUs 1").contains("512 MiB").contains("WORKERS=1");
     assertThat(review.entries().get(0).workersObserved()).startsWith("1 thread(s) busy under load for WORKERS=1");
-    assertThat(review.entries().get(2).workersMatch()).isFalse();
+    assertThat(review.entries().get(0).workersCheck()).isEqualTo(FairnessReview.WorkersCheck.MATCHES);
+  }
+
+  @Test
+  void anEntryThatMeasuredNothingHasNoWorkersToCheckAndIsNotMarkedAsAMismatch() {
+    FairnessReview.EntryReview absent = review.entries().stream().filter(e -> e.id().equals("absent-entry")).findFirst().orElseThrow();
+    assertThat(absent.workersCheck()).isEqualTo(FairnessReview.WorkersCheck.NOTHING_MEASURED);
+    assertThat(review.toMarkdown()).contains("- Workers observed: not observed (no cell was measured)\n");
+    assertThat(review.toMarkdown()).doesNotContain("does not match, or not observed");
+  }
+
+  @Test
+  void workersAreCheckedOnlyWhereCellsWereMeasured() {
+    EntryResult measured = ResultsFixtures.mixed().entries().get(0);
+    assertThat(FairnessReview.WorkersCheck.of(new WorkerObservation("threads", 1, 1, 1, 1, 12, 3, false), measured))
+        .isEqualTo(FairnessReview.WorkersCheck.DOES_NOT_MATCH);
+    assertThat(FairnessReview.WorkersCheck.of(null, measured)).isEqualTo(FairnessReview.WorkersCheck.NOT_OBSERVED);
+    assertThat(FairnessReview.WorkersCheck.NOT_OBSERVED.badge()).isEqualTo("not observed");
   }
 
   @Test

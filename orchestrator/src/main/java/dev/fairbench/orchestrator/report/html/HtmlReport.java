@@ -196,8 +196,9 @@ public final class HtmlReport {
       }
       dd(h, "Limits applied", e.limitsApplied());
       dd(h, "Limits read back", e.limitsReadBack());
-      h.append("<dt>Workers observed</dt><dd class=\"").append(e.workersMatch() ? "ok" : "mismatch").append("\">")
-          .append(Html.esc(e.workersObserved())).append(e.workersMatch() ? "" : " <span class=\"badge invalid\">does not match, or not observed</span>").append("</dd>");
+      String badge = e.workersCheck().badge();
+      h.append("<dt>Workers observed</dt><dd class=\"").append(badge == null ? "ok" : "mismatch").append("\">")
+          .append(Html.esc(e.workersObserved())).append(badge == null ? "" : " <span class=\"badge invalid\">" + badge + "</span>").append("</dd>");
       list(h, "Production mode", e.production(), "the manifest states nothing");
       list(h, "Departures from idiom", e.departures(), "none stated");
       dd(h, "Conformance", e.conformance());

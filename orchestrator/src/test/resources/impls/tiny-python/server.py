@@ -7,7 +7,8 @@ a benchmark, as the fault fixtures under ../../faults/ ask: "die" SIGKILLs the p
 keeps 1 MiB more per request until the memory limit's OOM killer ends it, "hang" SIGSTOPs it.
 "leak" keeps TINY_LEAK_BYTES (default 16 KiB) more per request and goes on answering: a slow leak, as
 a soak must flag. "erratic" spends a millisecond of CPU on every GET /json during every other second
-of the wall clock: its speed from one visit to the next is as unsteady as a run can be.
+of the wall clock: its speed from one visit to the next is as unsteady as a run can be. "short"
+answers GET /json with {"message":"Hello"}: a server that sends less under load than it was checked with.
 """
 
 import json
@@ -31,10 +32,13 @@ kept = []
 
 
 def maybe_fail():
+    """Strikes the fault once FAULT_AFTER requests were answered; True when the answer is to be cut short."""
     global json_requests
     json_requests += 1
     if not FAULT or json_requests <= FAULT_AFTER:
-        return
+        return False
+    if FAULT == "short":
+        return True
     if FAULT == "die":
         os.kill(os.getpid(), signal.SIGKILL)
     elif FAULT == "grow":
@@ -155,8 +159,8 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/json":
             if method != "GET":
                 return self.not_allowed()
-            maybe_fail()
-            return self.reply(200, {"msg" if BREAK == "json" else "message": "Hello, World!"})
+            short = maybe_fail()
+            return self.reply(200, {"msg" if BREAK == "json" else "message": "Hello" if short else "Hello, World!"})
         if path.startswith("/user/"):
             segment = path[len("/user/"):]
             if not segment or "/" in segment:

@@ -134,6 +134,9 @@ final class ResultsCheck {
           throw new Problem(cellAt, "a second " + cell.name() + " cell of " + entry.id() + " (cells[" + twin
               + "] too): its runs would be counted twice");
         }
+        if (cell.answerBytes() != null && cell.answerBytes() < 1) {
+          throw new Problem(cellAt + ".answerBytes", "not the size of an answer (" + cell.answerBytes() + " bytes)");
+        }
         for (int k = 0; k < cell.runs().size(); k++) {
           run(cell.runs().get(k), cellAt + ".runs[" + k + "]", lastRound);
         }

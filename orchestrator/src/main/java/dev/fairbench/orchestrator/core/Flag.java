@@ -27,7 +27,13 @@ public enum Flag implements WireName {
    * A constant-rate cell whose server's memory kept growing after the warm-up part of its runs, over a
    * window long enough to tell (a soak): a leak is suspected.
    */
-  LEAK("leak", "¹⁰");
+  LEAK("leak", "¹⁰"),
+  /**
+   * The answers under load were not the size of the answer checked before the runs: the server did
+   * not send what the conformance gate and the check saw (a shorter body, an error page, a cached
+   * stub), so its figures are not of the same work.
+   */
+  ANSWERS_DIFFER("answers-differ", "¹¹");
 
   private final String wireName;
   private final String mark;

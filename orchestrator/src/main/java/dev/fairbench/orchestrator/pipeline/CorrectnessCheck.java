@@ -42,10 +42,14 @@ final class CorrectnessCheck {
     } catch (IOException e) {
       return Optional.of(endpoint.method() + " " + endpoint.path() + " failed: " + e.getMessage());
     }
-    if (response.statusCode() != 200) {
-      return Optional.of(endpoint.method() + " " + endpoint.path() + " answered " + response.statusCode() + ", expected 200");
+    return judge(endpoint, response.statusCode(), response.body());
+  }
+
+  /** Whether an answer to the endpoint's request is the contract's: empty when it is, else what was wrong. */
+  static Optional<String> judge(Endpoint endpoint, int status, String body) {
+    if (status != 200) {
+      return Optional.of(endpoint.method() + " " + endpoint.path() + " answered " + status + ", expected 200");
     }
-    String body = response.body();
     return switch (endpoint) {
       case PLAINTEXT -> body.equals("Hello, World!") ? Optional.empty()
           : Optional.of("GET /plaintext answered " + abbreviate(body) + ", expected Hello, World!");

@@ -80,12 +80,12 @@ public final class Derivation {
     List<EntryResult> entries = new ArrayList<>();
     for (EntryResult entry : first) {
       Quality.Context context = new Quality.Context(clientThreads, serverCpus, memoryBytes,
-          entry.calibration() ? 0 : ceiling, !entry.acceptedFailures().isEmpty());
+          entry.calibration() ? 0 : ceiling, !entry.acceptedFailures().isEmpty(), concurrency);
       final Calibration cal = entry.calibration() ? null : calibration;
       entries.add(entry.withCells(entry.cells().stream().map(c -> {
         CellResult derived = withStats(c, serverCpus, concurrency, cal, blocks);
         return new CellResult(derived.endpoint(), derived.kind(), derived.rate(), derived.status(), derived.reason(),
-            derived.runs(), derived.stats(), derived.workers(), Quality.flags(derived, context));
+            derived.runs(), derived.stats(), derived.workers(), Quality.flags(derived, context), derived.answerBytes());
       }).toList()));
     }
     List<RoundRecord> rounds = withFactors(document.rounds(), blocks);
@@ -101,7 +101,7 @@ public final class Derivation {
     List<RunRecord> runs = cell.countedRuns();
     if (runs.isEmpty()) {
       return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), null,
-          cell.workers(), List.of());
+          cell.workers(), List.of(), cell.answerBytes());
     }
     boolean throughput = cell.kind() == CellKind.THROUGHPUT;
     List<Double> rawRps = runs.stream().map(RunRecord::requestsPerSecond).toList();
@@ -150,7 +150,7 @@ public final class Derivation {
         requests == 0 ? 1 : (double) errors / requests, ratios, rate,
         cell.kind().constantRate() ? RssTrends.of(runs) : null);
     return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), stats,
-        cell.workers(), cell.flags());
+        cell.workers(), cell.flags(), cell.answerBytes());
   }
 
   /** The rounds with their req/s effect on the log scale (0 = typical; -0.05 ≈ every cell 5% slower). */

@@ -18,7 +18,7 @@ import java.util.Set;
  * than the trust threshold gets more runs, up to {@code --extra-rounds} more: a sequential
  * fixed-width interval (Chow and Robbins, 1965) — whether to go on depends on the interval's width
  * only, never on where the median lies, so a cell cannot be steered towards a figure. Cells that more
- * runs cannot make trustworthy (invalid, saturated, workers-mismatched, non-conformant) get none.
+ * runs cannot make trustworthy (invalid, saturated, workers-mismatched, non-conformant, answers-differ) get none.
  *
  * <p>Every extra round also visits the calibration server's cells, and enough of the other cells that
  * it holds at least {@link #MIN_VISITS}: a round's effect is the median over the cells it visited, so
@@ -132,7 +132,7 @@ public final class ExtraRounds {
   static boolean moreRunsCanHelp(CellResult cell) {
     List<Flag> flags = cell.flags();
     return flags.contains(Flag.WIDE_INTERVAL) && !flags.contains(Flag.FEW_RUNS)
-        && !flags.contains(Flag.INVALID) && !flags.contains(Flag.SATURATED)
+        && !flags.contains(Flag.INVALID) && !flags.contains(Flag.SATURATED) && !flags.contains(Flag.ANSWERS_DIFFER)
         && !flags.contains(Flag.WORKERS_MISMATCH) && !flags.contains(Flag.NON_CONFORMANT);
   }
 

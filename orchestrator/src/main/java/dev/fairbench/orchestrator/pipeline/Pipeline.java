@@ -343,6 +343,8 @@ public final class Pipeline {
     }
   }
 
+  private static final Duration ANSWER_CHECK_TIMEOUT = Duration.ofSeconds(5);
+
   /** Every endpoint of every server once, before round 1: JITs compile, caches fill, pools grow. */
   private void warmUp(List<Slot> live) throws InterruptedException {
     List<Slot> order = new ArrayList<>(live);
@@ -357,6 +359,12 @@ public final class Pipeline {
         }
         listener.warmingUp(slot.id(), cell.name());
         Optional<String> wrong = CorrectnessCheck.check(slot.server.baseUrl(), cell.endpoint);
+        if (wrong.isEmpty() && cell.kind == CellKind.THROUGHPUT) {
+          switch (AnswerCheck.check(slot.server.baseUrl(), cell.endpoint, !config.keepAlive(), ANSWER_CHECK_TIMEOUT)) {
+            case AnswerCheck.Size size -> cell.answerBytes = size.bytes();
+            case AnswerCheck.Wrong w -> wrong = Optional.of(w.why());
+          }
+        }
         if (wrong.isPresent()) {
           cell.fail("correctness check failed: " + wrong.get());
           listener.cellFailed(slot.id(), cell.name(), cell.reason);
@@ -420,6 +428,7 @@ public final class Pipeline {
       }
       List<RunRecord> kept = resumption.keptRuns(before.get());
       cell.runs.addAll(0, kept);
+      cell.answerBytes = before.get().answerBytes(); // checked again at the warm-up, if the cell is visited
       if (before.get().status() == CellStatus.FAILED || before.get().status() == CellStatus.PARTIAL) {
         if (!cell.failed()) {
           String why = before.get().reason();
@@ -820,7 +829,7 @@ public final class Pipeline {
       List<RunRecord> kept = resumption.keptRuns(c);
       return new CellResult(c.endpoint(), c.kind(), c.rate(),
           kept.stream().anyMatch(RunRecord::counted) ? CellStatus.PARTIAL : CellStatus.FAILED,
-          "not measured after the break: " + slot.reason, kept, null, c.workers(), List.of());
+          "not measured after the break: " + slot.reason, kept, null, c.workers(), List.of(), c.answerBytes());
     }).toList()).orElse(List.<CellResult>of());
   }
 
@@ -974,6 +983,8 @@ public final class Pipeline {
     double targetRate;
     final List<RunRecord> runs = new ArrayList<>();
     WorkerObservation workers;
+    /** The size of the answer to the load client's request, checked before the runs (wrk cells only). */
+    Integer answerBytes;
     String reason = "";
     boolean failed;
     /** The first round this cell is measured in: 1, or the round a resumed run began with for a cell new then. */
@@ -1020,7 +1031,7 @@ public final class Pipeline {
         status = rounds >= config.rounds() - (firstRound - 1) ? CellStatus.MEASURED : CellStatus.PENDING;
       }
       return new CellResult(endpoint.wireName(), kind, rate == null ? "" : rate.wireName(), status, reason, runs, null,
-          workers, List.of());
+          workers, List.of(), answerBytes);
     }
   }
 }

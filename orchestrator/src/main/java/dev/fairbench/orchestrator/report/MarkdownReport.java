@@ -210,7 +210,8 @@ public final class MarkdownReport {
     long trustworthy = cells.stream().filter(Quality::trustworthy).count();
     long clientBound = cells.stream().filter(c -> c.flags().contains(Flag.CLIENT_BOUND)).count();
     return String.format(Locale.ROOT, "**Trustworthy: %d of %d entry cells** (entries and baselines; 95%% interval within ±%.0f%% of the median, "
-            + "not invalid, saturated, workers-mismatched or non-conformant; %d client-bound cell(s) judged on "
+            + "not invalid, saturated, workers-mismatched, non-conformant or answering otherwise under load; %d "
+            + "client-bound cell(s) judged on "
             + "CPU-µs/request).", trustworthy, cells.size(), Quality.THRESHOLDS.intervalHalfWidth() * 100, clientBound);
   }
 
@@ -369,7 +370,8 @@ public final class MarkdownReport {
 
   static String marks() {
     return "Marks: " + Arrays.stream(Flag.values()).map(f -> f.mark() + " " + f.wireName())
-        .collect(Collectors.joining(", ")) + " (docs/REPORTS.md). A cell is trustworthy when it has none of ²³⁴⁵⁸⁹.";
+        .collect(Collectors.joining(", ")) + " (docs/REPORTS.md). A cell is trustworthy when it has none of "
+        + Quality.TRUST_BREAKERS.stream().map(Flag::mark).collect(Collectors.joining(", ")) + ".";
   }
 
   static String flagMarks(CellResult cell) {

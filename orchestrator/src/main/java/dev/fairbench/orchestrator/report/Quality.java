@@ -5,6 +5,7 @@ import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.stats.Interval;
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ public final class Quality {
    * @param leakSlopeMibPerMinute a constant-rate cell whose memory grew faster than this after the warm-up ...
    * @param leakGrowthShare      ... and by more than this share of its memory at the window's start ...
    * @param leakMinWindowSeconds ... over a window at least this long is suspected of a leak (docs/ORCHESTRATOR.md, "Soak")
+   * @param answerSize           a throughput run whose bytes per answer differ from the checked answer's by more
+   *                             than this share (beyond the answers in flight at its end) did not get that answer
    */
   public record Thresholds(
       double intervalHalfWidth,
@@ -51,20 +54,25 @@ public final class Quality {
       double rateSuccess,
       double leakSlopeMibPerMinute,
       double leakGrowthShare,
-      double leakMinWindowSeconds) {}
+      double leakMinWindowSeconds,
+      double answerSize) {}
 
   // The leak doubt: 1 MiB/min is the pace at which the 512 MiB limit is gone within a working day (8.5 h),
   // and at 80% of a few thousand req/s it is a few bytes kept per request; 10% of the starting memory
   // keeps a large runtime's slow heap drift (a JVM sizing its heap up by a few MiB) from being called a
   // leak. Under 60 s after the warm-up a GC cycle or two can look like growth: short rate cells are not judged.
   public static final Thresholds THRESHOLDS =
-      new Thresholds(0.05, 0.95, 0.001, 0.90, 0.90, 0.90, 0.8, 1.25, 0.9, 0.95, 0.999, 1.0, 0.10, 60);
+      new Thresholds(0.05, 0.95, 0.001, 0.90, 0.90, 0.90, 0.8, 1.25, 0.9, 0.95, 0.999, 1.0, 0.10, 60, 0.02);
 
   private Quality() {}
 
-  /** What the pipeline needs to know about a run to judge its cells. */
+  /**
+   * What the pipeline needs to know about a run to judge its cells.
+   *
+   * @param concurrency requests in flight at once: connections × pipeline depth
+   */
   public record Context(int clientThreads, int serverCpus, long memoryLimitBytes, double clientCeiling,
-      boolean nonConformant) {}
+      boolean nonConformant, int concurrency) {}
 
   /** The flags of a cell whose stats are derived. */
   public static List<Flag> flags(CellResult cell, Context context) {
@@ -114,7 +122,40 @@ public final class Quality {
     if (cell.kind().constantRate() && leaks(s.rss(), t)) {
       flags.add(Flag.LEAK);
     }
+    if (answersDiffer(cell, context.concurrency(), t)) {
+      flags.add(Flag.ANSWERS_DIFFER);
+    }
     return List.copyOf(flags);
+  }
+
+  /**
+   * A counted throughput run whose bytes per answer are not the checked answer's size. wrk counts every
+   * byte it read, also of the answers still in flight when it stopped (at most one per request in
+   * flight: {@code concurrency}), so a run may read up to that many answers more; never fewer.
+   */
+  static boolean answersDiffer(CellResult cell, int concurrency, Thresholds t) {
+    if (cell.kind() != CellKind.THROUGHPUT || cell.answerBytes() == null) {
+      return false;
+    }
+    double expected = cell.answerBytes();
+    for (RunRecord run : cell.countedRuns()) {
+      if (run.requests() <= 0) {
+        continue;
+      }
+      double perAnswer = (double) run.bytes() / run.requests();
+      double inFlight = (double) Math.max(concurrency, 1) / run.requests();
+      if (perAnswer < expected * (1 - t.answerSize()) || perAnswer > expected * (1 + t.answerSize() + inFlight)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The counted run whose bytes per answer lie furthest from the checked answer's size. */
+  private static RunRecord furthestFromTheAnswer(CellResult cell) {
+    return cell.countedRuns().stream().filter(r -> r.requests() > 0)
+        .max(java.util.Comparator.comparingDouble(r -> Math.abs(Math.log((double) r.bytes() / r.requests() / cell.answerBytes()))))
+        .orElseThrow();
   }
 
   /** Kept growing: a steep enough slope, a large enough growth, over a long enough window. */
@@ -144,18 +185,20 @@ public final class Quality {
 
   /**
    * Trustworthy: the headline figure's 95% interval is within ±5% of its median, and the cell is
-   * neither invalid, nor saturated, nor workers-mismatched, nor non-conformant. A client-bound cell's
+   * neither invalid, nor saturated, nor workers-mismatched, nor non-conformant, and its answers under
+   * load were the size of the answer checked. A client-bound cell's
    * headline is CPU-µs/request (its req/s is the client's); it is never trustworthy on req/s.
    */
   public static boolean trustworthy(CellResult cell) {
     if (!cell.measured()) {
       return false;
     }
-    List<Flag> flags = cell.flags();
-    return !flags.contains(Flag.FEW_RUNS) && !flags.contains(Flag.WIDE_INTERVAL) && !flags.contains(Flag.INVALID)
-        && !flags.contains(Flag.SATURATED) && !flags.contains(Flag.WORKERS_MISMATCH)
-        && !flags.contains(Flag.NON_CONFORMANT);
+    return cell.flags().stream().noneMatch(TRUST_BREAKERS::contains);
   }
+
+  /** The flags that make a cell untrustworthy; the others (client-bound, Little's law, memory, leak) are doubts. */
+  public static final Set<Flag> TRUST_BREAKERS = java.util.Collections.unmodifiableSet(EnumSet.of(Flag.INVALID,
+      Flag.WORKERS_MISMATCH, Flag.WIDE_INTERVAL, Flag.FEW_RUNS, Flag.SATURATED, Flag.NON_CONFORMANT, Flag.ANSWERS_DIFFER));
 
   /** "req/s" or "CPU-µs/req": what a reviewer should read first for this cell. A rate cell's is CPU-µs/req. */
   public static String headline(CellResult cell) {
@@ -236,6 +279,13 @@ public final class Quality {
                 + "%.0f%% of the %d MiB it started the window at; a leak is suspected",
             s.rss().slopeMibPerMinute(), s.rss().windowSeconds(), s.rss().warmupSeconds(), s.rss().growthShare() * 100,
             s.rss().startBytes() >> 20);
+        case ANSWERS_DIFFER -> {
+          RunRecord run = furthestFromTheAnswer(cell);
+          yield String.format(Locale.ROOT, "answers differ: round %d's run read %.1f bytes an answer, the answer to the "
+              + "load client's request checked before the runs is %d bytes: under load the server did not send what "
+              + "was checked, so its figures are not of the same work", run.round(), (double) run.bytes() / run.requests(),
+              cell.answerBytes());
+        }
       }));
     }
     return doubts;

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.core.Flag;
@@ -17,6 +18,9 @@ import java.util.List;
  * @param stats   null until a run was counted
  * @param workers what the server showed of its workers during the last counted run
  * @param flags   derived by report.Quality from the stats
+ * @param answerBytes the size on the wire (status line, headers, body) of the answer to the load
+ *                client's own request, checked correct before the runs; null where none was checked
+ *                (a constant-rate cell, a run made before the check existed)
  */
 public record CellResult(
     String endpoint,
@@ -27,7 +31,14 @@ public record CellResult(
     List<RunRecord> runs,
     CellStats stats,
     WorkerObservation workers,
-    List<Flag> flags) {
+    List<Flag> flags,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer answerBytes) {
+
+  /** A cell with no answer checked. */
+  public CellResult(String endpoint, CellKind kind, String rate, CellStatus status, String reason, List<RunRecord> runs,
+      CellStats stats, WorkerObservation workers, List<Flag> flags) {
+    this(endpoint, kind, rate, status, reason, runs, stats, workers, flags, null);
+  }
 
   public CellResult {
     kind = kind == null ? CellKind.THROUGHPUT : kind;

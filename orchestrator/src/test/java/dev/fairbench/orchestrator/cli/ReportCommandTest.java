@@ -185,6 +185,12 @@ class ReportCommandTest {
   }
 
   @Test
+  void aCheckedAnswerOfNoBytesIsRefused() throws Exception {
+    assertRefused(broken("answer.json", root -> ((ObjectNode) entry(root, 0).withArray("cells").get(0)).put("answerBytes", 0)),
+        "field `entries[0].cells[0].answerBytes`: not the size of an answer (0 bytes)");
+  }
+
+  @Test
   void aMeasuredCellWithoutRunsIsRefused() throws Exception {
     assertRefused(broken("no-runs.json", root -> ((ObjectNode) entry(root, 0).withArray("cells").get(0)).putArray("runs")),
         "field `entries[0].cells[0].runs`: the cell is measured but has no counted run");

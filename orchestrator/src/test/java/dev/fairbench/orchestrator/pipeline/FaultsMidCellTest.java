@@ -6,6 +6,9 @@ import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
 import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.core.Flag;
+import dev.fairbench.orchestrator.report.Quality;
+import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -61,6 +64,21 @@ class FaultsMidCellTest {
     EntryResult hangs = entries.get("tiny-faulty:hangs");
     assertThat(hangs.status()).as(hangs.reason()).isIn(EntryStatus.PARTIAL, EntryStatus.FAILED);
     assertThat(hangs.reason()).contains("stopped answering").contains("the server was stopped");
+  }
+
+  @Test
+  void anEntryThatAnswersLessUnderLoadThanItWasCheckedWithIsFlaggedAnswersDiffer() {
+    CellResult shortAnswers = entries.get("tiny-faulty:short-answers").cells().getFirst();
+    assertThat(shortAnswers.answerBytes()).as("the checked answer's size").isNotNull();
+    assertThat(shortAnswers.flags()).contains(Flag.ANSWERS_DIFFER);
+    assertThat(Quality.trustworthy(shortAnswers)).isFalse();
+  }
+
+  @Test
+  void anEntryThatAnswersUnderLoadWhatItWasCheckedWithIsNotFlagged() {
+    CellResult steady = entries.get("tiny-faulty:steady").cells().getFirst();
+    assertThat(steady.answerBytes()).as("the checked answer's size").isNotNull();
+    assertThat(steady.flags()).doesNotContain(Flag.ANSWERS_DIFFER);
   }
 
   @Test

@@ -41,7 +41,7 @@ class SoakTest {
       Quality.THRESHOLDS.clientCpu(), Quality.THRESHOLDS.serverShare(), Quality.THRESHOLDS.ceilingShare(),
       Quality.THRESHOLDS.littlesLawLow(), Quality.THRESHOLDS.littlesLawHigh(), Quality.THRESHOLDS.nearMemoryLimit(),
       Quality.THRESHOLDS.rateAchieved(), Quality.THRESHOLDS.rateSuccess(), Quality.THRESHOLDS.leakSlopeMibPerMinute(),
-      Quality.THRESHOLDS.leakGrowthShare(), 5);
+      Quality.THRESHOLDS.leakGrowthShare(), 5, Quality.THRESHOLDS.answerSize());
 
   @BeforeAll
   static void soakTheLeakyAndTheSteadyServer() throws Exception {
@@ -65,7 +65,7 @@ class SoakTest {
     return cell;
   }
 
-  private static final Quality.Context CONTEXT = new Quality.Context(1, 1, 512L << 20, 0, false);
+  private static final Quality.Context CONTEXT = new Quality.Context(1, 1, 512L << 20, 0, false, 64);
 
   @Test
   void theRoundRecordsWhenItStartedNotWhenItsFirstVisitEnded() throws Exception {

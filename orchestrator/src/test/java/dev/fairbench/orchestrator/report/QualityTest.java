@@ -38,6 +38,41 @@ class QualityTest {
     assertThat(c.stats().requestsPerSecondInterval()).isNotNull();
   }
 
+  /** The cell with the size of the answer checked before its runs (the fixture's runs read 120 bytes an answer). */
+  private static CellResult answering(int answerBytes, List<RunRecord> runs) {
+    CellResult c = cell("json", runs);
+    return new CellResult(c.endpoint(), c.kind(), c.rate(), c.status(), c.reason(), c.runs(), null, c.workers(), List.of(),
+        answerBytes);
+  }
+
+  @Test
+  void answersUnderLoadShorterThanTheCheckedAnswerAreNotTheSameWorkAndNotTrustworthy() {
+    CellResult c = derived(answering(133, steady(0.5, 0.99, 0)));
+    assertThat(c.flags()).containsExactly(Flag.ANSWERS_DIFFER);
+    assertThat(Quality.trustworthy(c)).isFalse();
+    assertThat(Quality.doubts(c, null)).extracting(Quality.Doubt::text).singleElement().asString()
+        .startsWith("answers differ: round ").contains("read 120.0 bytes an answer").contains("is 133 bytes");
+  }
+
+  @Test
+  void answersUnderLoadOfTheCheckedSizeAreTheSameWork() {
+    assertThat(derived(answering(120, steady(0.5, 0.99, 0))).flags()).isEmpty();
+  }
+
+  @Test
+  void theAnswersInFlightWhenTheClientStoppedMayAddOneAnswerPerConnectionNoMore() {
+    // 1,000 answers a run over 64 connections: up to 64 answers more may have been read, 6.4% on top of 2%.
+    List<RunRecord> slow = IntStream.range(0, 9).mapToObj(i -> run(i + 1, 500, 0.5, 0.99, 0)).toList();
+    assertThat(derived(answering(115, slow)).flags()).doesNotContain(Flag.ANSWERS_DIFFER);
+    assertThat(derived(answering(110, slow)).flags()).contains(Flag.ANSWERS_DIFFER);
+  }
+
+  @Test
+  void aCellWithNoAnswerCheckedIsNotJudgedOnItsAnswers() {
+    assertThat(derived(cell("json", steady(0.5, 0.99, 0))).answerBytes()).isNull();
+    assertThat(derived(cell("json", steady(0.5, 0.99, 0))).flags()).isEmpty();
+  }
+
   @Test
   void fewerThanSixRunsHaveNoIntervalAndAreNotTrustworthy() {
     CellResult c = derived(cell("json", runs(10_000, 10_010, 10_005, 10_002, 10_001)));

@@ -14,6 +14,7 @@ final class BarChart {
   enum Mark {
     CLIENT_BOUND("client-bound", "the load generator, not the server, was the limit"),
     INVALID("invalid", "more than 0.1% of the requests failed"),
+    ANSWERS_DIFFER("answers-differ", "the answers under load were not the size of the answer checked before the runs"),
     NOISY("wide-interval", "the 95% confidence interval is wider than ±5% of the median, or there are too few runs for one"),
     CALIBRATION("calibration", "the calibration server: measured like an entry, never ranked"),
     UNAVAILABLE("unavailable", "no measurement");

@@ -46,7 +46,7 @@ public final class HtmlReport {
     h.append("<p class=\"legend\">How to read: bars are the median over the shuffled rounds; whiskers are its distribution-free ")
         .append("95% confidence interval (none with fewer than 6 runs). ")
         .append("A cell is <span class=\"badge trusted\">trustworthy</span> when that interval is within ±5% and it is not invalid, ")
-        .append("saturated, workers-mismatched or non-conformant; its marks say why not: ")
+        .append("saturated, workers-mismatched, non-conformant or answering otherwise under load; its marks say why not: ")
         .append("<span class=\"badge client-bound\">client-bound</span> (the load generator was the limit: judged on CPU-µs/request), ")
         .append("<span class=\"badge invalid\">invalid</span> (over 0.1% errors), <span class=\"badge wide-interval\">wide-interval</span>, ")
         .append("<span class=\"badge few-runs\">few-runs</span>, ")
@@ -105,6 +105,7 @@ public final class HtmlReport {
       if (entry.calibration()) marks.add(BarChart.Mark.CALIBRATION);
       if (flags.contains(Flag.CLIENT_BOUND)) marks.add(BarChart.Mark.CLIENT_BOUND);
       if (flags.contains(Flag.INVALID)) marks.add(BarChart.Mark.INVALID);
+      if (flags.contains(Flag.ANSWERS_DIFFER)) marks.add(BarChart.Mark.ANSWERS_DIFFER);
       if (flags.contains(Flag.WIDE_INTERVAL) || flags.contains(Flag.FEW_RUNS)) marks.add(BarChart.Mark.NOISY);
       double value = metric.of(s);
       Interval whiskers = withWhiskers ? ("cpu".equals(kind) ? s.cpuInterval() : s.requestsPerSecondInterval()) : null;
@@ -502,13 +503,13 @@ public final class HtmlReport {
       table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{border:1px solid #d8dce4;padding:.35rem .5rem;text-align:left;vertical-align:top}
       thead th{background:#f0f2f6}
       .badge{display:inline-block;border-radius:4px;padding:0 .35rem;font-size:12px;font-weight:600;color:#fff;background:#6b7280}
-      .badge.trusted,.badge.verdict-pass{background:#15803d} .badge.client-bound{background:#b45309} .badge.invalid,.badge.verdict-fail,.badge.not-measured{background:#b91c1c}
+      .badge.trusted,.badge.verdict-pass{background:#15803d} .badge.client-bound{background:#b45309} .badge.invalid,.badge.answers-differ,.badge.verdict-fail,.badge.not-measured{background:#b91c1c}
       .badge.noisy,.badge.wide-interval,.badge.verdict-warn{background:#a16207} .badge.calibration{background:#0e7490} .badge.unavailable,.badge.few-runs{background:#6b7280} .badge.workers,.badge.memory{background:#7c3aed}
       .cell .why{margin:.2rem 0 0 1rem;padding:0;font-size:12px;color:#4a5264}
       td.cell.trusted{background:#f0fdf4} td.cell.doubtful{background:#fffbeb} td.cell.unavailable{background:#f3f4f6}
       .chart-box{margin:.6rem 0} svg.chart text{font:12px system-ui,sans-serif;fill:#1d2330} svg.chart .chart-title{font-weight:600;font-size:13px}
       svg.chart .unit{font-weight:400;fill:#4a5264} svg.chart rect.bar{fill:#3b6fd8}
-      svg.chart .client-bound rect.bar{fill:#d97706} svg.chart .invalid rect.bar{fill:#dc2626} svg.chart .noisy rect.bar{fill:#ca8a04}
+      svg.chart .client-bound rect.bar{fill:#d97706} svg.chart .invalid rect.bar,svg.chart .answers-differ rect.bar{fill:#dc2626} svg.chart .noisy rect.bar{fill:#ca8a04}
       svg.chart rect.bar.missing{fill:#e5e7eb} svg.chart text.missing{fill:#4a5264;font-style:italic}
       svg.chart .whisker{stroke:#111827;stroke-width:1.5;fill:none}
       dl{display:grid;grid-template-columns:12rem 1fr;gap:.25rem .8rem} dt{font-weight:600;color:#4a5264} dd{margin:0} dd ul{margin:0;padding-left:1.1rem}

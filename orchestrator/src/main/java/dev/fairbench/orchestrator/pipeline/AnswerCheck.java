@@ -1,0 +1,87 @@
+package dev.fairbench.orchestrator.pipeline;
+
+import dev.fairbench.conformance.http.RawHttp;
+import dev.fairbench.conformance.http.RawResponse;
+import dev.fairbench.orchestrator.core.Endpoint;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The load client's own request, sent once before the runs over a socket of its own, and the answer
+ * read off the wire: judged as {@link CorrectnessCheck} judges, and counted to the byte (status line,
+ * headers, body). wrk counts every byte it reads; a run whose bytes per answer are not this size
+ * did not get this answer (report.Quality's {@code answers-differ}).
+ */
+final class AnswerCheck {
+  private AnswerCheck() {}
+
+  /** The checked answer's size, or what was wrong with it. */
+  sealed interface Outcome {}
+
+  record Size(int bytes) implements Outcome {}
+
+  record Wrong(String why) implements Outcome {}
+
+  /**
+   * @param close as the cell's load sends it: Connection: close on every request (a no-keep-alive cell)
+   */
+  static Outcome check(URI baseUrl, Endpoint endpoint, boolean close, Duration timeout) {
+    RawHttp http = RawHttp.to(baseUrl, timeout);
+    byte[] body = endpoint.body() == null ? null : endpoint.body().getBytes(StandardCharsets.UTF_8);
+    byte[] request = http.request(endpoint.method(), endpoint.path(), body == null ? null : "application/json", body, close);
+    int port = baseUrl.getPort() != -1 ? baseUrl.getPort() : 80;
+    String host = baseUrl.getHost().replaceFirst("^\\[(.*)]$", "$1"); // an IPv6 literal is bracketed in URLs only
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+      socket.setSoTimeout((int) timeout.toMillis());
+      OutputStream out = socket.getOutputStream();
+      out.write(request);
+      out.flush();
+      Counting in = new Counting(socket.getInputStream());
+      RawResponse response = RawHttp.read(in, true);
+      String text = new String(response.body(), StandardCharsets.UTF_8);
+      return CorrectnessCheck.judge(endpoint, response.status(), text)
+          .<Outcome>map(why -> new Wrong("the load client's own request: " + why))
+          .orElseGet(() -> new Size(Math.toIntExact(in.count)));
+    } catch (IOException e) {
+      return new Wrong("the load client's own request, " + endpoint.method() + " " + endpoint.path() + ", failed: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Counts what the socket gave. One request was sent, so everything the server sent before the
+   * response was read whole is that response.
+   */
+  private static final class Counting extends FilterInputStream {
+    long count;
+
+    Counting(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      int n = super.read(buffer, offset, length);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+  }
+}

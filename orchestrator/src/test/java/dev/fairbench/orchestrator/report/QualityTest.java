@@ -38,11 +38,8 @@ class QualityTest {
     assertThat(c.stats().requestsPerSecondInterval()).isNotNull();
   }
 
-  /** The cell with the size of the answer checked before its runs (the fixture's runs read 120 bytes an answer). */
   private static CellResult answering(int answerBytes, List<RunRecord> runs) {
-    CellResult c = cell("json", runs);
-    return new CellResult(c.endpoint(), c.kind(), c.rate(), c.status(), c.reason(), c.runs(), null, c.workers(), List.of(),
-        answerBytes);
+    return ResultsFixtures.answered(cell("json", runs), answerBytes);
   }
 
   @Test

@@ -86,6 +86,12 @@ public final class ResultsFixtures {
         e.acceptedFailures(), e.facts(), baseline);
   }
 
+  /** The cell with the size of the answer checked before its runs (the fixture's runs read 120 bytes an answer). */
+  public static CellResult answered(CellResult c, int answerBytes) {
+    return new CellResult(c.endpoint(), c.kind(), c.rate(), c.status(), c.reason(), c.runs(), c.stats(), c.workers(),
+        c.flags(), answerBytes);
+  }
+
   public static CellResult cell(String endpoint, List<RunRecord> runs) {
     return new CellResult(endpoint, CellKind.THROUGHPUT, "", CellStatus.MEASURED, "", runs, null,
         new WorkerObservation("threads", 1, 1, 1, 1, 12, 1, true), List.of());
@@ -129,7 +135,7 @@ public final class ResultsFixtures {
    */
   public static ResultsDocument mixed() {
     EntryResult good = measured("steady-entry", "Steady 1.0",
-        List.of(cell("plaintext", runs(20_000, 20_200, 20_100, 20_050, 19_900, 20_150, 20_000, 20_100, 19_950)),
+        List.of(answered(cell("plaintext", runs(20_000, 20_200, 20_100, 20_050, 19_900, 20_150, 20_000, 20_100, 19_950)), 120),
             cell("json", runs(18_000, 18_100, 17_900, 18_050, 17_950, 18_000, 18_100, 17_980, 18_020))),
         conformance(1, List.of("7.10: 30.0 answered 400 (integral floats rejected)")));
     List<RunRecord> fastPlaintext = IntStream.range(0, 9)

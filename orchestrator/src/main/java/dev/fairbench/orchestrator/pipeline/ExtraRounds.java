@@ -131,9 +131,8 @@ public final class ExtraRounds {
    */
   static boolean moreRunsCanHelp(CellResult cell) {
     List<Flag> flags = cell.flags();
-    return flags.contains(Flag.WIDE_INTERVAL) && !flags.contains(Flag.FEW_RUNS)
-        && !flags.contains(Flag.INVALID) && !flags.contains(Flag.SATURATED) && !flags.contains(Flag.ANSWERS_DIFFER)
-        && !flags.contains(Flag.WORKERS_MISMATCH) && !flags.contains(Flag.NON_CONFORMANT);
+    return flags.contains(Flag.WIDE_INTERVAL)
+        && flags.stream().filter(f -> f != Flag.WIDE_INTERVAL).noneMatch(Quality.TRUST_BREAKERS::contains);
   }
 
   private record Candidate(Key key, double halfWidth) {}

@@ -374,8 +374,9 @@ public final class MarkdownReport {
         + Quality.TRUST_BREAKERS.stream().map(Flag::mark).collect(Collectors.joining(", ")) + ".";
   }
 
+  /** A cell's marks, apart: "⁴·⁶", never "⁴⁶", which could be one mark once there are more than nine. */
   static String flagMarks(CellResult cell) {
-    return cell.flags().stream().map(Flag::mark).collect(Collectors.joining());
+    return cell.flags().stream().map(Flag::mark).collect(Collectors.joining("·"));
   }
 
   private static String throughput(CellResult cell) {

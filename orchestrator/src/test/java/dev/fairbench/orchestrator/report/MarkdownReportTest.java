@@ -2,9 +2,12 @@ package dev.fairbench.orchestrator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.core.Flag;
+import dev.fairbench.orchestrator.results.CellResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MarkdownReportTest {
@@ -37,6 +40,15 @@ class MarkdownReportTest {
     assertThat(md).contains("| Entry | Plaintext | JSON |")
         .contains("| steady-entry (Lang) | 20,082 ±0.9% | 17,970 ±0.8% |")
         .contains("| fast-entry (Lang) | 60,400 ±0.0%¹ | 30,200 ±0.0%² |");
+  }
+
+  @Test
+  void severalMarksOfOneFigureStandApart() {
+    CellResult c = ResultsFixtures.cell("json", ResultsFixtures.runs(1, 2, 3));
+    CellResult flagged = new CellResult(
+        c.endpoint(), c.kind(), c.rate(), c.status(), c.reason(), c.runs(), c.stats(), c.workers(),
+        List.of(Flag.CLIENT_BOUND, Flag.ANSWERS_DIFFER));
+    assertThat(MarkdownReport.flagMarks(flagged)).isEqualTo("¹·¹¹");
   }
 
   @Test

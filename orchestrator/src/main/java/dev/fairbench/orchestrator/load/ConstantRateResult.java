@@ -20,6 +20,8 @@ import java.util.TreeMap;
  * @param latency              null when no request got a response
  * @param clientCpuSeconds     oha's user + system CPU time
  * @param clientCpuUtilisation clientCpuSeconds over the wall time of the oha process
+ * @param bodyBytes            the bytes of the responses' bodies, all of them (oha counts no status line or
+ *                             header)
  */
 public record ConstantRateResult(
     double durationSeconds,
@@ -27,7 +29,8 @@ public record ConstantRateResult(
     SortedMap<String, Long> errorCounts,
     Latency latency,
     double clientCpuSeconds,
-    double clientCpuUtilisation) {
+    double clientCpuUtilisation,
+    long bodyBytes) {
 
   /** Below this share of the target rate, the server or the client could not keep up. */
   public static final double SATURATION_THRESHOLD = 0.95;
@@ -39,11 +42,17 @@ public record ConstantRateResult(
     errorCounts = new TreeMap<>(errorCounts);
   }
 
+  /** Without the bodies' bytes (0). */
+  public ConstantRateResult(double durationSeconds, SortedMap<Integer, Long> statusCounts,
+      SortedMap<String, Long> errorCounts, Latency latency, double clientCpuSeconds, double clientCpuUtilisation) {
+    this(durationSeconds, statusCounts, errorCounts, latency, clientCpuSeconds, clientCpuUtilisation, 0);
+  }
+
   /** Latency percentiles of the responses, in microseconds, corrected for coordinated omission. */
   public record Latency(long p50, long p90, long p99, long p999, long max, long mean) {}
 
   public ConstantRateResult withClientCpu(double seconds, double utilisation) {
-    return new ConstantRateResult(durationSeconds, statusCounts, errorCounts, latency, seconds, utilisation);
+    return new ConstantRateResult(durationSeconds, statusCounts, errorCounts, latency, seconds, utilisation, bodyBytes);
   }
 
   /** Requests that got a response, whatever its status. */

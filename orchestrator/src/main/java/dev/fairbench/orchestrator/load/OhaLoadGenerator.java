@@ -15,7 +15,9 @@ import java.util.Optional;
  * answered, and with --latency-correction measures latency from that slot: a server that cannot
  * keep up shows growing latencies and a lower achieved rate instead of a politely slowed client.
  * With -w the requests still in flight at the deadline are awaited (bounded by the request
- * timeout), so a healthy run has no "aborted due to deadline" errors.
+ * timeout), so a healthy run has no "aborted due to deadline" errors. --disable-compression drops the
+ * Accept-Encoding oha sends by default: wrk asks for no compression, and the answers of a throughput
+ * and a rate cell of one endpoint must be the same work.
  */
 public final class OhaLoadGenerator {
   public static final String MISSING = "oha not found on PATH (cargo install oha --locked)";
@@ -75,6 +77,21 @@ public final class OhaLoadGenerator {
     return version;
   }
 
+  /**
+   * The header lines oha adds to every request besides Host, Content-Type and Content-Length (its
+   * {@code lib.rs}: Accept and User-Agent; Accept-Encoding is disabled), as the answer check must
+   * send them to be answered as oha is.
+   */
+  public List<String> requestHeaders() {
+    return requestHeaders(version);
+  }
+
+  /** @param version as {@link #version()} gives it: "oha 1.16.0" */
+  public static List<String> requestHeaders(String version) {
+    String agent = version.matches("oha \\S+") ? version.replace(' ', '/') : "oha";
+    return List.of("accept: */*", "user-agent: " + agent);
+  }
+
   /** The command line of one run, as started (locally pinned with taskset; a client container has its cpuset). */
   List<String> command(Spec spec) {
     List<String> command = new ArrayList<>(client instanceof LocalLoadClient
@@ -91,7 +108,7 @@ public final class OhaLoadGenerator {
         "-q", BigDecimal.valueOf(spec.rate()).stripTrailingZeros().toPlainString(),
         "-c", Integer.toString(spec.connections()),
         "-t", spec.timeout().toMillis() + "ms",
-        "-w", "--latency-correction", "--no-tui", "--output-format", "json",
+        "-w", "--latency-correction", "--disable-compression", "--no-tui", "--output-format", "json",
         "--worker-threads", Integer.toString(CpuSet.count(client.cpus())),
         "-m", spec.endpoint().method()));
     if (spec.endpoint().body() != null) {

@@ -48,7 +48,11 @@ public final class OhaOutputParser {
           micros(percentiles, "p99"), micros(percentiles, "p99.9"), micros(summary, "slowest"),
           micros(summary, "average"));
     }
-    return new ConstantRateResult(total, new TreeMap<>(statuses), new TreeMap<>(errors), latency, 0, 0);
+    long bodyBytes = (long) number(summary, "totalData");
+    if (bodyBytes < 0) {
+      throw new LoadException("oha reported a negative totalData: " + bodyBytes);
+    }
+    return new ConstantRateResult(total, new TreeMap<>(statuses), new TreeMap<>(errors), latency, 0, 0, bodyBytes);
   }
 
   private static JsonNode required(JsonNode node, String field) throws LoadException {

@@ -12,12 +12,16 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The load client's own request, sent once before the runs over a socket of its own, and the answer
- * read off the wire: judged as {@link CorrectnessCheck} judges, and counted to the byte (status line,
- * headers, body). wrk counts every byte it reads; a run whose bytes per answer are not this size
- * did not get this answer (report.Quality's {@code answers-differ}).
+ * read off the wire: judged as {@link CorrectnessCheck} judges, and counted to the byte. wrk counts
+ * every byte it reads (status line, headers, body), oha the bodies only; a run whose bytes per
+ * answer are not the checked answer's, counted the same way, did not get this answer
+ * (report.Quality's {@code answers-differ}).
  */
 final class AnswerCheck {
   private AnswerCheck() {}
@@ -25,17 +29,41 @@ final class AnswerCheck {
   /** The checked answer's size, or what was wrong with it. */
   sealed interface Outcome {}
 
-  record Size(int bytes) implements Outcome {}
+  /**
+   * @param bytes     the whole answer: status line, headers, body as framed (what wrk counts)
+   * @param bodyBytes the body, de-chunked (what oha counts)
+   */
+  record Size(int bytes, int bodyBytes) implements Outcome {}
 
   record Wrong(String why) implements Outcome {}
 
   /**
+   * wrk's request: no header but Host, the body's, and Connection: close in a no-keep-alive cell.
+   *
    * @param close as the cell's load sends it: Connection: close on every request (a no-keep-alive cell)
    */
   static Outcome check(URI baseUrl, Endpoint endpoint, boolean close, Duration timeout) {
+    return check(baseUrl, endpoint, close, List.of(), timeout);
+  }
+
+  /**
+   * @param headerLines the load client's own headers besides Host and the body's (oha's Accept and
+   *                    User-Agent), in the order it sends them
+   */
+  static Outcome check(URI baseUrl, Endpoint endpoint, boolean close, List<String> headerLines,
+      Duration timeout) {
     RawHttp http = RawHttp.to(baseUrl, timeout);
     byte[] body = endpoint.body() == null ? null : endpoint.body().getBytes(StandardCharsets.UTF_8);
-    byte[] request = http.request(endpoint.method(), endpoint.path(), body == null ? null : "application/json", body, close);
+    List<String> lines = new ArrayList<>(headerLines);
+    if (body != null) {
+      lines.add("Content-Type: application/json");
+      lines.add("Content-Length: " + body.length);
+    }
+    if (close) {
+      lines.add("Connection: close");
+    }
+    byte[] head = http.head(endpoint.method(), endpoint.path(), lines.toArray(String[]::new));
+    byte[] request = body == null ? head : concat(head, body);
     int port = baseUrl.getPort() != -1 ? baseUrl.getPort() : 80;
     String host = baseUrl.getHost().replaceFirst("^\\[(.*)]$", "$1"); // an IPv6 literal is bracketed in URLs only
     try (Socket socket = new Socket()) {
@@ -49,10 +77,16 @@ final class AnswerCheck {
       String text = new String(response.body(), StandardCharsets.UTF_8);
       return CorrectnessCheck.judge(endpoint, response.status(), text)
           .<Outcome>map(why -> new Wrong("the load client's own request: " + why))
-          .orElseGet(() -> new Size(Math.toIntExact(in.count)));
+          .orElseGet(() -> new Size(Math.toIntExact(in.count), response.body().length));
     } catch (IOException e) {
       return new Wrong("the load client's own request, " + endpoint.method() + " " + endpoint.path() + ", failed: " + e.getMessage());
     }
+  }
+
+  private static byte[] concat(byte[] head, byte[] body) {
+    byte[] all = Arrays.copyOf(head, head.length + body.length);
+    System.arraycopy(body, 0, all, head.length, body.length);
+    return all;
   }
 
   /**

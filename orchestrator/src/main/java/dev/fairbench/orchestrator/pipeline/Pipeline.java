@@ -52,6 +52,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -359,11 +360,8 @@ public final class Pipeline {
         }
         listener.warmingUp(slot.id(), cell.name());
         Optional<String> wrong = CorrectnessCheck.check(slot.server.baseUrl(), cell.endpoint);
-        if (wrong.isEmpty() && cell.kind == CellKind.THROUGHPUT) {
-          switch (AnswerCheck.check(slot.server.baseUrl(), cell.endpoint, !config.keepAlive(), ANSWER_CHECK_TIMEOUT)) {
-            case AnswerCheck.Size size -> cell.answerBytes = size.bytes();
-            case AnswerCheck.Wrong w -> wrong = Optional.of(w.why());
-          }
+        if (wrong.isEmpty()) {
+          wrong = checkTheLoadClientsAnswers(slot, cell);
         }
         if (wrong.isPresent()) {
           cell.fail("correctness check failed: " + wrong.get());
@@ -410,6 +408,36 @@ public final class Pipeline {
       keepRunsBeforeTheBreak();
     }
     save();
+  }
+
+  /**
+   * The cell's load request as its load client sends it, answered once: wrk's for a throughput cell,
+   * oha's for a rate cell. oha's answer is kept per endpoint too, for the ladder cells made after the
+   * warm-up. The size of the answer goes to the cell; a wrong answer is the reason it fails.
+   */
+  private Optional<String> checkTheLoadClientsAnswers(Slot slot, Cell cell) {
+    if (cell.kind == CellKind.THROUGHPUT) {
+      switch (AnswerCheck.check(slot.server.baseUrl(), cell.endpoint, !config.keepAlive(), ANSWER_CHECK_TIMEOUT)) {
+        case AnswerCheck.Size size -> cell.answerBytes = size.bytes();
+        case AnswerCheck.Wrong w -> {
+          return Optional.of(w.why());
+        }
+      }
+    }
+    if (oha == null) {
+      return Optional.empty();
+    }
+    AnswerCheck.Outcome ohas = slot.ohaAnswers.computeIfAbsent(cell.endpoint, endpoint ->
+        AnswerCheck.check(slot.server.baseUrl(), endpoint, false, oha.requestHeaders(), ANSWER_CHECK_TIMEOUT));
+    if (cell.rate != null) {
+      switch (ohas) {
+        case AnswerCheck.Size size -> cell.answerBytes = size.bodyBytes();
+        case AnswerCheck.Wrong w -> {
+          return Optional.of(w.why());
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   private static final String FAILED_BEFORE = "failed before the break: ";
@@ -493,6 +521,12 @@ public final class Pipeline {
           ladder.targetRate = config.ladderShare() * slowest;
           if (!(ladder.targetRate >= 1)) {
             ladder.fail("a rung of the ladder measured no maximum in the warm-up; no common rate");
+          } else {
+            switch (rung.ohaAnswers.get(endpoint)) {
+              case AnswerCheck.Size size -> ladder.answerBytes = size.bodyBytes();
+              case AnswerCheck.Wrong w -> ladder.fail("correctness check failed: " + w.why());
+              case null -> ladder.fail("the load client's answer was not checked at the warm-up");
+            }
           }
           cells.add(ladder);
         }
@@ -870,6 +904,8 @@ public final class Pipeline {
     MemoryTracker memory;
     StartupFigures startup;
     boolean stopped;
+    /** oha's request of each endpoint answered once at the warm-up. */
+    final Map<Endpoint, AnswerCheck.Outcome> ohaAnswers = new EnumMap<>(Endpoint.class);
 
     Slot(Placement placement, Role role) {
       this.placement = placement;

@@ -33,7 +33,8 @@ final class RateRuns {
     ConstantRateResult.Latency l = result.latency();
     RunRecord.LatencyRecord latency = l == null ? new RunRecord.LatencyRecord(0, 0, 0, 0, 0, 0)
         : new RunRecord.LatencyRecord(l.p50(), l.p90(), l.p99(), l.p999(), l.max(), l.mean());
-    return new RunRecord(round, visit, true, result.completed(), result.durationSeconds(), result.achievedRate(), 0,
+    return new RunRecord(round, visit, true, result.completed(), result.durationSeconds(), result.achievedRate(),
+        result.bodyBytes(),
         non2xx, new RunRecord.SocketErrors(0, errors, 0, 0), latency, serverCpuSeconds, after.peakRssBytes(),
         after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation(), disturbance, rate);
   }

@@ -129,12 +129,14 @@ public final class Quality {
   }
 
   /**
-   * A counted throughput run whose bytes per answer are not the checked answer's size. wrk counts every
-   * byte it read, also of the answers still in flight when it stopped (at most one per request in
-   * flight: {@code concurrency}), so a run may read up to that many answers more; never fewer.
+   * A counted run whose bytes per answer are not the checked answer's size, counted as its load client
+   * counts: wrk (throughput) the whole answer, oha (rate, ladder) the body. wrk counts every byte it
+   * read, also of the answers still in flight when it stopped (at most one per request in flight:
+   * {@code concurrency}), so a run may read up to that many answers more; never fewer. oha waits for
+   * the answers in flight and counts only whole ones.
    */
   static boolean answersDiffer(CellResult cell, int concurrency, Thresholds t) {
-    if (cell.kind() != CellKind.THROUGHPUT || cell.answerBytes() == null) {
+    if (cell.answerBytes() == null) {
       return false;
     }
     double expected = cell.answerBytes();
@@ -143,7 +145,7 @@ public final class Quality {
         continue;
       }
       double perAnswer = (double) run.bytes() / run.requests();
-      double inFlight = (double) Math.max(concurrency, 1) / run.requests();
+      double inFlight = cell.kind().constantRate() ? 0 : (double) Math.max(concurrency, 1) / run.requests();
       if (perAnswer < expected * (1 - t.answerSize()) || perAnswer > expected * (1 + t.answerSize() + inFlight)) {
         return true;
       }
@@ -281,10 +283,11 @@ public final class Quality {
             s.rss().startBytes() >> 20);
         case ANSWERS_DIFFER -> {
           RunRecord run = furthestFromTheAnswer(cell);
-          yield String.format(Locale.ROOT, "answers differ: round %d's run read %.1f bytes an answer, the answer to the "
-              + "load client's request checked before the runs is %d bytes: under load the server did not send what "
+          String counted = cell.kind().constantRate() ? "body bytes" : "bytes";
+          yield String.format(Locale.ROOT, "answers differ: round %d's run read %.1f %s an answer, the answer to the "
+              + "load client's request checked before the runs is %d %s: under load the server did not send what "
               + "was checked, so its figures are not of the same work", run.round(), (double) run.bytes() / run.requests(),
-              cell.answerBytes());
+              counted, cell.answerBytes(), counted);
         }
       }));
     }

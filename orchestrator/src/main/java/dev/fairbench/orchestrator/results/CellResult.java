@@ -18,9 +18,10 @@ import java.util.List;
  * @param stats   null until a run was counted
  * @param workers what the server showed of its workers during the last counted run
  * @param flags   derived by report.Quality from the stats
- * @param answerBytes the size on the wire (status line, headers, body) of the answer to the load
- *                client's own request, checked correct before the runs; null where none was checked
- *                (a constant-rate cell, a run made before the check existed)
+ * @param answerBytes the size of the answer to the load client's own request, checked correct before
+ *                the runs, counted as that client counts: on the wire (status line, headers, body)
+ *                for wrk's throughput cells, the body for oha's rate and ladder cells; null where
+ *                none was checked (a run made before the check existed)
  */
 public record CellResult(
     String endpoint,

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param visit               1, or 2 for the repeat of a disturbed visit later in the same round
  * @param counted             false for a disturbed visit that was repeated: kept for the record, left out of
  *                            the cell's statistics (its repeat is counted instead, whatever its disturbance)
+ * @param bytes               what the load client read: wrk every byte of the answers, oha their bodies
+ *                            (0 in rate runs made before it was recorded)
  * @param non2xx              responses with status 400 or more
  * @param serverCpuSeconds    CPU the server used during this run
  * @param serverPeakRssBytes  the server's peak resident memory (sum of its processes' VmHWM) after the run

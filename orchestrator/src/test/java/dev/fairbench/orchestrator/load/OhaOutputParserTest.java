@@ -41,6 +41,7 @@ class OhaOutputParserTest {
     assertThat(result.achievedRate()).isCloseTo(49.97, within(0.01));
     assertThat(result.latency()).isEqualTo(new ConstantRateResult.Latency(574, 1311, 4509, 4509, 4509, 798));
     assertThat(result.flags(50)).isEmpty();
+    assertThat(result.bodyBytes()).as("oha's totalData: 100 bodies of 43 bytes").isEqualTo(4300);
   }
 
   @Test
@@ -116,11 +117,19 @@ class OhaOutputParserTest {
 
     assertThat(oha.command(new OhaLoadGenerator.Spec(base, Endpoint.PLAINTEXT, 250, Duration.ofSeconds(3), 16,
         Duration.ofSeconds(2)))).containsExactly("taskset", "-c", "0", "oha", "-z", "3000ms", "-q", "250", "-c", "16",
-        "-t", "2000ms", "-w", "--latency-correction", "--no-tui", "--output-format", "json", "--worker-threads", "1",
+        "-t", "2000ms", "-w", "--latency-correction", "--disable-compression", "--no-tui", "--output-format", "json", "--worker-threads", "1",
         "-m", "GET", "http://127.0.0.1:19000/plaintext");
     assertThat(oha.command(new OhaLoadGenerator.Spec(base, Endpoint.VALIDATE, 12.5, Duration.ofSeconds(1), 1,
         Duration.ofSeconds(2)))).containsSubsequence("-q", "12.5").endsWith("-m", "POST", "-T", "application/json",
         "-d", "{\"name\":\"Alice\",\"age\":30}", "http://127.0.0.1:19000/validate");
+  }
+
+  @Test
+  void theAnswerCheckSendsTheHeadersOhaAdds() {
+    assertThat(new OhaLoadGenerator("0", "oha 1.16.0").requestHeaders())
+        .containsExactly("accept: */*", "user-agent: oha/1.16.0");
+    assertThat(new OhaLoadGenerator("0", "oha (unknown version)").requestHeaders())
+        .containsExactly("accept: */*", "user-agent: oha");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.orchestrator.core.Endpoint;
+import dev.fairbench.orchestrator.load.OhaLoadGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,7 +47,7 @@ class AnswerCheckTest {
     String answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!";
     AtomicReference<String> request = new AtomicReference<>();
     AnswerCheck.Outcome outcome = AnswerCheck.check(serveOnce(answer, request), Endpoint.PLAINTEXT, false, TIMEOUT);
-    assertThat(outcome).isEqualTo(new AnswerCheck.Size(answer.length()));
+    assertThat(outcome).isEqualTo(new AnswerCheck.Size(answer.length(), 13));
     assertThat(request.get()).startsWith("GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1:").doesNotContain("Connection");
   }
 
@@ -55,7 +56,8 @@ class AnswerCheckTest {
     String answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
         + "1b\r\n{\"message\":\"Hello, World!\"}\r\n0\r\n\r\n";
     AnswerCheck.Outcome outcome = AnswerCheck.check(serveOnce(answer, new AtomicReference<>()), Endpoint.JSON, false, TIMEOUT);
-    assertThat(outcome).isEqualTo(new AnswerCheck.Size(answer.length()));
+    assertThat(outcome).as("the body without its chunk framing is what oha counts")
+        .isEqualTo(new AnswerCheck.Size(answer.length(), 27));
   }
 
   @Test
@@ -72,8 +74,21 @@ class AnswerCheckTest {
         + "{\"name\":\"Alice\",\"age\":30,\"valid\":true}";
     AtomicReference<String> request = new AtomicReference<>();
     AnswerCheck.Outcome outcome = AnswerCheck.check(serveOnce(answer, request), Endpoint.VALIDATE, true, TIMEOUT);
-    assertThat(outcome).isEqualTo(new AnswerCheck.Size(answer.length()));
+    assertThat(outcome).isEqualTo(new AnswerCheck.Size(answer.length(), 38));
     assertThat(request.get()).startsWith("POST /validate HTTP/1.1\r\n").contains("Connection: close\r\n")
         .contains("Content-Type: application/json\r\n").contains("Content-Length: 25\r\n");
+  }
+
+  @Test
+  void ohasRequestCarriesTheHeadersOhaAddsBeforeTheBodys() throws IOException {
+    String answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 38\r\n\r\n"
+        + "{\"name\":\"Alice\",\"age\":30,\"valid\":true}";
+    AtomicReference<String> request = new AtomicReference<>();
+    AnswerCheck.Outcome outcome = AnswerCheck.check(serveOnce(answer, request), Endpoint.VALIDATE, false,
+        OhaLoadGenerator.requestHeaders("oha 1.16.0"), TIMEOUT);
+    assertThat(outcome).isEqualTo(new AnswerCheck.Size(answer.length(), 38));
+    assertThat(request.get()).startsWith("POST /validate HTTP/1.1\r\nHost: 127.0.0.1:")
+        .contains("\r\naccept: */*\r\nuser-agent: oha/1.16.0\r\nContent-Type: application/json\r\nContent-Length: 25\r\n")
+        .doesNotContain("Connection").doesNotContainIgnoringCase("accept-encoding");
   }
 }

@@ -9,6 +9,7 @@ keeps 1 MiB more per request until the memory limit's OOM killer ends it, "hang"
 a soak must flag. "erratic" spends a millisecond of CPU on every GET /json during every other second
 of the wall clock: its speed from one visit to the next is as unsteady as a run can be. "short"
 answers GET /json with {"message":"Hello"}: a server that sends less under load than it was checked with.
+"forged" answers it with {"message": "Hello, Wor1d!"}: the checked size, not the checked answer.
 """
 
 import json
@@ -37,7 +38,7 @@ def maybe_fail():
     json_requests += 1
     if not FAULT or json_requests <= FAULT_AFTER:
         return False
-    if FAULT == "short":
+    if FAULT in ("short", "forged"):
         return True
     if FAULT == "die":
         os.kill(os.getpid(), signal.SIGKILL)
@@ -159,8 +160,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/json":
             if method != "GET":
                 return self.not_allowed()
-            short = maybe_fail()
-            return self.reply(200, {"msg" if BREAK == "json" else "message": "Hello" if short else "Hello, World!"})
+            faulty = maybe_fail()
+            message = "Hello, World!" if not faulty else "Hello" if FAULT == "short" else "Hello, Wor1d!"
+            return self.reply(200, {"msg" if BREAK == "json" else "message": message})
         if path.startswith("/user/"):
             segment = path[len("/user/"):]
             if not segment or "/" in segment:

@@ -336,6 +336,7 @@ public final class Pipeline {
         runRound(round, cells, meter, probe);
       }
       runExtraRounds(meter, probe);
+      checkAnswersAfterTheRuns(live);
     } finally {
       probe.ifPresent(CpuProbe::close);
       speedProbe.ifPresent(SpeedProbe::close);
@@ -438,6 +439,40 @@ public final class Pipeline {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * After the last round each measured cell's load request is answered once more and judged as at the
+   * warm-up. A server that answered correctly before the runs and wrongly after them — a fault that
+   * strikes after so many requests, an answer of the checked size but not the checked content — did
+   * not do the measured work all along: the cell fails, its runs kept.
+   */
+  private void checkAnswersAfterTheRuns(List<Slot> live) {
+    int checked = 0;
+    int wrong = 0;
+    for (Slot slot : live) {
+      List<Cell> measured = cells.stream().filter(c -> c.slot == slot && !c.failed() && !c.runs.isEmpty()).toList();
+      if (measured.isEmpty() || !slot.thawForUse()) {
+        continue;
+      }
+      for (Cell cell : measured) {
+        boolean ohas = cell.kind.constantRate();
+        checked++;
+        if (AnswerCheck.check(slot.server.baseUrl(), cell.endpoint, !ohas && !config.keepAlive(),
+            ohas ? oha.requestHeaders() : List.of(), ANSWER_CHECK_TIMEOUT) instanceof AnswerCheck.Wrong w) {
+          wrong++;
+          cell.fail("the answer after the runs was wrong: " + w.why());
+          listener.cellFailed(slot.id(), cell.name(), cell.reason);
+        }
+      }
+      checkAlive(slot, "after the runs");
+      slot.freeze();
+    }
+    if (checked > 0) {
+      listener.note(String.format(Locale.ROOT, "answers checked again after the runs: %d cell%s, %s", checked,
+          checked == 1 ? "" : "s", wrong == 0 ? "none wrong" : wrong + " wrong"));
+      save();
+    }
   }
 
   private static final String FAILED_BEFORE = "failed before the break: ";

@@ -75,6 +75,17 @@ class FaultsMidCellTest {
   }
 
   @Test
+  void anEntryWhoseAnswerIsWrongAfterTheRunsFailsTheCellWithItsRunsKept() {
+    // {"message": "Hello, Wor1d!"} after 1,500 requests: the checked size, so no run's bytes tell it apart
+    CellResult forged = entries.get("tiny-faulty:forged-answers").cells().getFirst();
+    assertThat(forged.status()).as(forged.reason()).isEqualTo(CellStatus.PARTIAL);
+    assertThat(forged.reason()).startsWith("the answer after the runs was wrong: ").contains("Wor1d");
+    assertThat(forged.countedRuns()).hasSize(6);
+    assertThat(forged.flags()).doesNotContain(Flag.ANSWERS_DIFFER);
+    assertThat(stderr).contains("answers checked again after the runs: ");
+  }
+
+  @Test
   void anEntryThatAnswersUnderLoadWhatItWasCheckedWithIsNotFlagged() {
     CellResult steady = entries.get("tiny-faulty:steady").cells().getFirst();
     assertThat(steady.answerBytes()).as("the checked answer's size").isNotNull();

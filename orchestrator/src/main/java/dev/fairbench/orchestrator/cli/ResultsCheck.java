@@ -8,6 +8,7 @@ import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +21,10 @@ import java.util.Map;
 final class ResultsCheck {
   /** More than this many requests a second on one server is no measurement (the fastest here make 10^5). */
   static final double MOST_REQUESTS_PER_SECOND = 1e9;
+
+  /** The fields of a run every figure is derived from. */
+  private static final List<String> RUN_FIGURES = List.of("round", "visit", "requests",
+      "durationSeconds", "requestsPerSecond", "bytes", "non2xx", "serverCpuSeconds", "clientCpuSeconds");
 
   private ResultsCheck() {}
 
@@ -39,7 +44,13 @@ final class ResultsCheck {
     object(environment, "limits", "environment.limits");
     object(environment, "load", "environment.load");
     array(environment, "endpoints", "environment.endpoints");
-    object(root, "method", "method");
+    JsonNode method = object(root, "method", "method");
+    // how every cell was measured, as the reports describe it: missing, each would be read as 0 or false
+    text(method, "kind", "method.kind");
+    for (String field : List.of("rounds", "seed", "pipeline")) {
+      required(method, field, "method." + field, "a number", JsonNode::isNumber);
+    }
+    required(method, "keepAlive", "method.keepAlive", "true or false", JsonNode::isBoolean);
     JsonNode rounds = root.get("rounds");
     if (rounds != null && !rounds.isNull()) {
       array(root, "rounds", "rounds");
@@ -70,7 +81,13 @@ final class ResultsCheck {
         array(cell, "flags", cellAt + ".flags");
         JsonNode runs = array(cell, "runs", cellAt + ".runs");
         for (int k = 0; k < runs.size(); k++) {
-          element(runs, k, cellAt + ".runs");
+          JsonNode run = element(runs, k, cellAt + ".runs");
+          String runAt = cellAt + ".runs[" + k + "]";
+          // what a median, an interval or a repeat is made of: missing, each would be read as 0 or false
+          for (String field : RUN_FIGURES) {
+            required(run, field, runAt + "." + field, "a number", ResultsCheck::isNumber);
+          }
+          required(run, "counted", runAt + ".counted", "true or false", JsonNode::isBoolean);
         }
       }
     }
@@ -159,6 +176,9 @@ final class ResultsCheck {
       throw new Problem(at + ".round", "must be from 1 to " + lastRound + " (method.rounds and method.extraRounds), got "
           + run.round());
     }
+    if (run.visit() != 1 && run.visit() != 2) {
+      throw new Problem(at + ".visit", "must be 1 (the visit) or 2 (the repeat of a disturbed one), got " + run.visit());
+    }
     if (run.requests() < 0) {
       throw new Problem(at + ".requests", "negative (" + run.requests() + ")");
     }
@@ -204,6 +224,11 @@ final class ResultsCheck {
     if (value < 0) {
       throw new Problem(at, "negative (" + value + ")");
     }
+  }
+
+  /** A number, or how Jackson writes one that is not finite ("NaN"): {@link #content} says what is wrong with it. */
+  private static boolean isNumber(JsonNode node) {
+    return node.isNumber() || node.isTextual() && List.of("NaN", "Infinity", "-Infinity").contains(node.asText());
   }
 
   private static JsonNode object(JsonNode parent, String name, String at) {

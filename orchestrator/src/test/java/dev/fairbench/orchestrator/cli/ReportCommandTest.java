@@ -143,6 +143,14 @@ class ReportCommandTest {
   }
 
   @Test
+  void aMethodBlockWithoutHowTheCellsWereLoadedIsRefusedNotReadAsNoKeepAlive() throws Exception {
+    assertRefused(broken("keep-alive.json", root -> ((ObjectNode) root.get("method")).remove("keepAlive")),
+        "field `method.keepAlive`: missing");
+    assertRefused(broken("pipeline.json", root -> ((ObjectNode) root.get("method")).put("pipeline", "deep")),
+        "field `method.pipeline`: must be a number, got");
+  }
+
+  @Test
   void aMethodVersionThisFairbenchDoesNotKnowIsRefused() throws Exception {
     assertRefused(broken("future-method.json", root -> root.put("methodVersion", "rounds-99")),
         "field `methodVersion`: \"rounds-99\" is not a method this fairbench knows", "rounds-1");
@@ -182,6 +190,24 @@ class ReportCommandTest {
         "field `entries[0].cells[0].runs[0].socketErrors.timeout`: negative");
     assertRefused(broken("p99.json", root -> ((ObjectNode) firstRun(root).get("latencyMicros")).put("p99", -1)),
         "field `entries[0].cells[0].runs[0].latencyMicros.p99`: negative");
+  }
+
+  @Test
+  void aRunWithoutAFigureItsStatisticsAreMadeOfIsRefusedNotReadAsZero() throws Exception {
+    assertRefused(broken("no-rate.json", root -> firstRun(root).remove("requestsPerSecond")),
+        "field `entries[0].cells[0].runs[0].requestsPerSecond`: missing");
+    assertRefused(broken("no-cpu.json", root -> firstRun(root).remove("serverCpuSeconds")),
+        "field `entries[0].cells[0].runs[0].serverCpuSeconds`: missing");
+    assertRefused(broken("text-requests.json", root -> firstRun(root).put("requests", "many")),
+        "field `entries[0].cells[0].runs[0].requests`: must be a number, got");
+    assertRefused(broken("no-counted.json", root -> firstRun(root).remove("counted")),
+        "field `entries[0].cells[0].runs[0].counted`: missing");
+  }
+
+  @Test
+  void aVisitThatIsNeitherTheFirstNorItsRepeatIsRefused() throws Exception {
+    assertRefused(broken("visit.json", root -> firstRun(root).put("visit", 0)),
+        "field `entries[0].cells[0].runs[0].visit`: must be 1 (the visit) or 2 (the repeat of a disturbed one), got 0");
   }
 
   @Test

@@ -77,7 +77,13 @@ public final class RawHttp {
    * Content-Length; {@code close} adds Connection: close.
    */
   public byte[] request(String method, String target, String contentType, byte[] body, boolean close) {
-    List<String> lines = new ArrayList<>();
+    return request(method, target, List.of(), contentType, body, close);
+  }
+
+  /** {@link #request(String, String, String, byte[], boolean)} with {@code firstLines} right after Host. */
+  public byte[] request(String method, String target, List<String> firstLines, String contentType, byte[] body,
+      boolean close) {
+    List<String> lines = new ArrayList<>(firstLines);
     if (contentType != null) {
       lines.add("Content-Type: " + contentType);
     }

@@ -12,8 +12,6 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -57,16 +55,8 @@ final class AnswerCheck {
       Duration timeout) {
     RawHttp http = RawHttp.to(baseUrl, timeout);
     byte[] body = endpoint.body() == null ? null : endpoint.body().getBytes(StandardCharsets.UTF_8);
-    List<String> lines = new ArrayList<>(headerLines);
-    if (body != null) {
-      lines.add("Content-Type: application/json");
-      lines.add("Content-Length: " + body.length);
-    }
-    if (close) {
-      lines.add("Connection: close");
-    }
-    byte[] head = http.head(endpoint.method(), endpoint.path(), lines.toArray(String[]::new));
-    byte[] request = body == null ? head : concat(head, body);
+    byte[] request = http.request(endpoint.method(), endpoint.path(), headerLines, body == null ? null : "application/json",
+        body, close);
     int port = baseUrl.getPort() != -1 ? baseUrl.getPort() : 80;
     String host = baseUrl.getHost().replaceFirst("^\\[(.*)]$", "$1"); // an IPv6 literal is bracketed in URLs only
     try (Socket socket = new Socket()) {
@@ -99,12 +89,6 @@ final class AnswerCheck {
     } catch (IOException e) {
       return new Wrong("the load client's own request, " + endpoint.method() + " " + endpoint.path() + ", failed: " + e.getMessage());
     }
-  }
-
-  private static byte[] concat(byte[] head, byte[] body) {
-    byte[] all = Arrays.copyOf(head, head.length + body.length);
-    System.arraycopy(body, 0, all, head.length, body.length);
-    return all;
   }
 
   /**

@@ -418,7 +418,7 @@ public final class Pipeline {
    */
   private Optional<String> checkTheLoadClientsAnswers(Slot slot, Cell cell) {
     if (cell.kind == CellKind.THROUGHPUT) {
-      switch (AnswerCheck.check(slot.server.baseUrl(), cell.endpoint, !config.keepAlive(), ANSWER_CHECK_TIMEOUT)) {
+      switch (checkAsLoaded(slot, cell.endpoint, false)) {
         case AnswerCheck.Size size -> cell.answerBytes = size.bytes();
         case AnswerCheck.Wrong w -> {
           return Optional.of(w.why());
@@ -428,8 +428,7 @@ public final class Pipeline {
     if (oha == null) {
       return Optional.empty();
     }
-    AnswerCheck.Outcome ohas = slot.ohaAnswers.computeIfAbsent(cell.endpoint, endpoint ->
-        AnswerCheck.check(slot.server.baseUrl(), endpoint, false, oha.requestHeaders(), ANSWER_CHECK_TIMEOUT));
+    AnswerCheck.Outcome ohas = slot.ohaAnswers.computeIfAbsent(cell.endpoint, endpoint -> checkAsLoaded(slot, endpoint, true));
     if (cell.rate != null) {
       switch (ohas) {
         case AnswerCheck.Size size -> cell.answerBytes = size.bodyBytes();
@@ -456,10 +455,8 @@ public final class Pipeline {
         continue;
       }
       for (Cell cell : measured) {
-        boolean ohas = cell.kind.constantRate();
         checked++;
-        if (AnswerCheck.check(slot.server.baseUrl(), cell.endpoint, !ohas && !config.keepAlive(),
-            ohas ? oha.requestHeaders() : List.of(), ANSWER_CHECK_TIMEOUT) instanceof AnswerCheck.Wrong w) {
+        if (checkAsLoaded(slot, cell.endpoint, cell.kind.constantRate()) instanceof AnswerCheck.Wrong w) {
           wrong++;
           cell.fail("the answer after the runs was wrong: " + w.why());
           listener.cellFailed(slot.id(), cell.name(), cell.reason);
@@ -473,6 +470,12 @@ public final class Pipeline {
           checked == 1 ? "" : "s", wrong == 0 ? "none wrong" : wrong + " wrong"));
       save();
     }
+  }
+
+  /** The endpoint's request as the load client sends it — oha's, or wrk's — answered and judged. */
+  private AnswerCheck.Outcome checkAsLoaded(Slot slot, Endpoint endpoint, boolean byOha) {
+    return byOha ? AnswerCheck.check(slot.server.baseUrl(), endpoint, false, oha.requestHeaders(), ANSWER_CHECK_TIMEOUT)
+        : AnswerCheck.check(slot.server.baseUrl(), endpoint, !config.keepAlive(), ANSWER_CHECK_TIMEOUT);
   }
 
   private static final String FAILED_BEFORE = "failed before the break: ";

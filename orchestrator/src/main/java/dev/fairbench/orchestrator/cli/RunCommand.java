@@ -48,8 +48,8 @@ import picocli.CommandLine.Spec;
           + "client's ceiling and the floor every cell is shown against), is warmed up, and measured in --rounds "
           + "rounds: each round visits every cell once in a fresh order shuffled from --seed (recorded): thaw, "
           + "re-warm, one measured run, freeze. A visit that other work on the server's CPUs disturbed (steal, other "
-          + "tasks) is repeated once later in its round; both are recorded. Then up to --extra-rounds more rounds "
-          + "visit the cells whose interval is still wider than ±5%%.",
+          + "tasks) is repeated once later in its round while the repeat fits in --time-limit; both are recorded. Then "
+          + "up to --extra-rounds more rounds visit the cells whose interval is still wider than ±5%%.",
       "",
       "Per cell: median with a distribution-free 95%% confidence interval, CPU-µs per request with its interval, "
           + "ratios to the calibration, flags; trustworthy when the interval is within ±5%% (docs/REPORTS.md). "
@@ -102,9 +102,10 @@ public class RunCommand implements Callable<Integer> {
   Integer extraRounds;
 
   @Option(names = "--time-limit", paramLabel = "TIME", converter = Converters.DurationConverter.class,
-      description = "No extra round is begun that would end the run past this long after it began, preparation "
-          + "included (each round's time estimated from this run's own visits); the rounds themselves always run "
-          + "(default: 30m; 0 for no limit).")
+      description = "No extra round is begun, and no disturbed visit repeated, that would end the run past this long "
+          + "after it began, preparation included (estimated from this run's own cost of a visit); a disturbed visit "
+          + "with no time left for its repeat counts as it is, and the reports say how many did. The rounds "
+          + "themselves always run (default: 30m; 0 for no limit).")
   Duration timeLimit;
 
   @Option(names = "--seed", paramLabel = "N",

@@ -51,8 +51,9 @@ public final class Defaults {
   public static final int EXTRA_ROUNDS = 6;
 
   /**
-   * No extra round is begun that would take the run past this, preparation included: the default run
-   * over every entry stays within the half hour the time budget promises (docs/ORCHESTRATOR.md).
+   * No extra round is begun, and no disturbed visit repeated, that would take the run past this,
+   * preparation included: the default run over every entry stays within the half hour the time budget
+   * promises (docs/ORCHESTRATOR.md).
    */
   public static final Duration EXTRA_TIME_LIMIT = Duration.ofMinutes(30);
 

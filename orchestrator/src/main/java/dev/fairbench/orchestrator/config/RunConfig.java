@@ -15,12 +15,13 @@ import java.util.List;
  * @param rounds         each round visits every cell once, in a fresh shuffled order
  * @param extraRounds    after the rounds, at most this many more, each visiting only the cells whose 95% interval
  *                       is still wider than the trust threshold (and anchors for the round's effect); 0 for none
- * @param extraTimeLimit no extra round is begun that would end past this long after the run began (its
- *                       preparation included); zero for no limit. The rounds themselves always run
+ * @param extraTimeLimit no extra round is begun, and no disturbed visit repeated, that would end the run past
+ *                       this long after it began (its preparation included); zero for no limit. The rounds
+ *                       themselves always run; a disturbed visit with no time left for its repeat counts
  * @param seed           round r is shuffled with java.util.Random(seed + r)
  * @param rates          for rate cells
  * @param calibration    measure the calibration server (nginx) in every round
- * @param disturbanceThreshold a visit this disturbed is repeated once later in its round
+ * @param disturbanceThreshold a visit this disturbed is repeated once later in its round (within extraTimeLimit)
  * @param pipeline       requests per connection write (1: none)
  * @param keepAlive      false: a new connection per request
  * @param acceptFail     clauses whose FAIL does not stop an entry from being measured (its cells are marked)

@@ -75,7 +75,11 @@ public class ProgressPrinter implements RunListener {
     say("  %d.%02d/%d %s %s: %,.0f req/s%s, p99 %d µs, client CPU %.0f%%%s", round, visit, visits, id, cell,
         run.requestsPerSecond(), rate, run.latencyMicros().p99(), run.clientCpuUtilisation() * 100,
         requeued ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), repeated later",
-            run.disturbance().share() * 100) : "");
+            run.disturbance().share() * 100)
+            : run.visit() == 1 && run.disturbance() != null && run.disturbance().disturbed()
+                ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), counted: "
+                    + "no time left for a repeat", run.disturbance().share() * 100)
+                : "");
   }
 
   @Override

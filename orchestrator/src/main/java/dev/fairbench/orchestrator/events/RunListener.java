@@ -29,7 +29,10 @@ public interface RunListener {
   /** Extra round {@code extra} of at most {@code extraRounds}, for {@code wide} cells still too wide. */
   default void extraRoundStarted(int extra, int extraRounds, int wide, int visits) {}
 
-  /** One measured visit; {@code requeued} when it was disturbed and will be repeated later in the round. */
+  /**
+   * One measured visit; {@code requeued} when it was disturbed and will be repeated later in the round (a
+   * disturbed first visit not requeued had no time left for a repeat within the run's time limit, and counts).
+   */
   default void visitFinished(int round, int visit, int visits, String id, String cell, RunRecord run, boolean requeued) {}
 
   /** A cell that can no longer be measured (its server died, the load failed). */

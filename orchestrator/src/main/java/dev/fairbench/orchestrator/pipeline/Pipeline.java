@@ -68,7 +68,8 @@ import java.util.function.Function;
  * Then every cell (entry × variant × endpoint, × rate for rate cells; the calibration server's too)
  * is warmed up, and measured in R rounds: each round visits every cell once in a fresh order
  * shuffled from the recorded seed — thaw, re-warm, one measured run, freeze. A visit disturbed by
- * other work on the server's CPUs is repeated once later in its round; both are recorded. The
+ * other work on the server's CPUs is repeated once later in its round, both recorded, unless the repeat
+ * would end the rounds past the run's time limit: then the disturbed visit counts. The
  * results file is rewritten after every visit. Statistics come at the end, from {@link Derivation}.
  */
 public final class Pipeline {
@@ -79,11 +80,13 @@ public final class Pipeline {
   static final int REWARM_CONNECTIONS = 16;
 
   private final RunConfig config;
-  /** When this run (or this resumption of it) began: the extra rounds' time limit counts from here. */
+  /** When this run (or this resumption of it) began: the time limit of its extra visits counts from here. */
   private final Instant began = Instant.now();
   /** Visits made by this process since its first round began, and when that was: the seconds a visit costs here. */
   private int visitsMade;
   private Instant firstVisitStarted;
+  /** Disturbed visits counted without a repeat, because one would have ended the rounds past the time limit. */
+  private int unrepeated;
   private final ServerRuntime runtime;
   private final LoadGenerator wrk;
   private final OhaLoadGenerator oha;
@@ -599,8 +602,7 @@ public final class Pipeline {
               "extra rounds stop after %d: %d cells are still wider than the threshold, and another round (%d visits, "
                   + "about %.1f min at this run's %.2f s a visit) would end the run %.1f min after it began, past "
                   + "--time-limit %s", extra - 1, choice.wide().size(), choice.visits(), choice.visits() * perVisit / 60,
-              perVisit, endsAt / 60, config.extraTimeLimit().toSeconds() % 60 == 0
-                  ? config.extraTimeLimit().toMinutes() + " min" : config.extraTimeLimit().toSeconds() + " s"));
+              perVisit, endsAt / 60, timeLimitText()));
           return;
         }
       }
@@ -663,7 +665,11 @@ public final class Pipeline {
       if (run.isEmpty()) {
         continue;
       }
-      boolean requeue = !repeat && run.get().disturbance().disturbed();
+      boolean disturbed = !repeat && run.get().disturbance().disturbed();
+      boolean requeue = disturbed && repeatFits(round, queue.size() - i - 1);
+      if (disturbed && !requeue) {
+        unrepeated++;
+      }
       RunRecord record = requeue ? uncounted(run.get()) : run.get();
       cell.runs.add(record);
       if (requeue) {
@@ -678,6 +684,37 @@ public final class Pipeline {
     }
     rounds.removeIf(r -> r.index() == round);
     rounds.add(new RoundRecord(round, roundStart(round), visitedNames, probed.orElse(null), 0));
+  }
+
+  /**
+   * Whether one more visit now still lets the run end within its time limit, at this run's own cost of a
+   * visit so far, with {@code leftInRound} visits left in this round and every cell's visits of the
+   * rounds after it (extra rounds are begun only when they fit, so they are not counted ahead). The
+   * first time it does not, the progress says so: from then on a disturbed visit counts as it is.
+   */
+  private boolean repeatFits(int round, int leftInRound) {
+    if (!config.extraTimeLimit().isPositive() || visitsMade == 0) {
+      return true;
+    }
+    long measured = cells.stream().filter(c -> !c.failed()).count();
+    long left = leftInRound + Math.max(0, config.rounds() - round) * measured;
+    Instant now = Instant.now();
+    double perVisit = java.time.Duration.between(firstVisitStarted, now).toMillis() / 1e3 / visitsMade;
+    double endsAt = ExtraRounds.endsAtSeconds(java.time.Duration.between(began, now), perVisit, (int) left + 1);
+    if (endsAt <= config.extraTimeLimit().toSeconds()) {
+      return true;
+    }
+    if (unrepeated == 0) {
+      listener.note(String.format(java.util.Locale.ROOT, "a disturbed visit now counts without a repeat: a repeat, at "
+          + "this run's %.2f s a visit, would end the run %.1f min after it began (%d visits left), past --time-limit %s",
+          perVisit, endsAt / 60, left, timeLimitText()));
+    }
+    return false;
+  }
+
+  private String timeLimitText() {
+    java.time.Duration limit = config.extraTimeLimit();
+    return limit.toSeconds() % 60 == 0 ? limit.toMinutes() + " min" : limit.toSeconds() + " s";
   }
 
   private final Map<Integer, Instant> roundStarts = new LinkedHashMap<>();

@@ -9,7 +9,8 @@ import java.util.Locale;
  * How many visits a run makes and about how long it takes: the cells the pipeline really measures
  * (each entry's endpoints × rates, the calibration server's three GET endpoints, the ladder
  * cells of every baseline with a framework standing on it), × rounds. A visit found disturbed is
- * repeated once later in its round; those repeats are not counted (they cannot be known ahead).
+ * repeated once later in its round while a repeat fits in the time limit; those repeats are not counted here
+ * (they cannot be known ahead).
  * The seconds come from the reference run of 2026-12-01 (results/reference-2026-12-01/, native,
  * warm build caches: 24.5 minutes for 20 selections and 729 visits): preparing a selection took
  * about 7.5 s (build, start, the suite, the fresh starts; one that is unavailable takes less, a
@@ -112,7 +113,8 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
         ", and up to %d visits (%s) of extra rounds for the cells still too wide%s", extraVisits, minutes(extraSeconds),
         extraTimeLimitMinutes == 0 ? "" : ", none begun that would end the run past " + extraTimeLimitMinutes + " min");
     return String.format(Locale.ROOT, "%d cells (%s) × %d rounds = %d visits, plus one repeat of each visit found "
-        + "disturbed; about %.0f min (%s)%s", cells(), parts, rounds, visits(), totalSeconds() / 60, times, extra);
+        + "disturbed%s; about %.0f min (%s)%s", cells(), parts, rounds, visits(),
+        extraTimeLimitMinutes == 0 ? "" : " while the time limit allows", totalSeconds() / 60, times, extra);
   }
 
   private static String minutes(double seconds) {

@@ -139,19 +139,28 @@ public final class MarkdownReport {
       ExtraRoundsDone.of(document).ifPresent(extra -> md.append(' ').append(extra.describe()));
       md.append("\n\n");
       List<List<String>> rows = new ArrayList<>();
+      // Most runs repeat every disturbed visit: no column of zeros for those.
+      boolean unrepeated = UnrepeatedVisits.count(document) > 0;
       for (RoundRecord round : document.rounds()) {
         long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
         List<String> row = new ArrayList<>(List.of(ExtraRoundsDone.label(document, round),
             round.started() == null ? "" : round.started().toString(),
-            Integer.toString(round.order().size()), Long.toString(repeats),
-            round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond())));
+            Integer.toString(round.order().size()), Long.toString(repeats)));
+        if (unrepeated) {
+          row.add(Long.toString(UnrepeatedVisits.inRound(document, round.index())));
+        }
+        row.add(round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()));
         if (speed) {
           row.add(MachineSpeed.ofRound(document, round.index()).map(MachineSpeed::brief).orElse("—"));
         }
         row.add(String.format(Locale.ROOT, "%+.3f", round.factor()));
         rows.add(row);
       }
-      List<String> header = new ArrayList<>(List.of("Round", "Started", "Visits", "Repeated (disturbed)", "CPU probe"));
+      List<String> header = new ArrayList<>(List.of("Round", "Started", "Visits", "Repeated (disturbed)"));
+      if (unrepeated) {
+        header.add("Disturbed, counted without a repeat (time limit)");
+      }
+      header.add("CPU probe");
       if (speed) {
         header.add("Speed around visits MB/s");
       }
@@ -196,11 +205,12 @@ public final class MarkdownReport {
     }
     return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d)%s of one %s run per cell after a %s "
             + "re-warm; idle servers frozen between visits; a visit with %.0f%% or more of the server CPUs' time taken "
-            + "by others is repeated once. Load: %s, %d connections%s%s.",
+            + "by others is repeated once%s. Load: %s, %d connections%s%s.",
         document.methodVersion(), m.kind().wireName(), m.rounds(), m.seed(),
         m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra rounds for the cells still too wide",
         seconds(env.load().durationSeconds()),
-        seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100, env.loadGenerator(), env.load().connections(),
+        seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100, UnrepeatedVisits.clause(document),
+        env.loadGenerator(), env.load().connections(),
         m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request");
   }
 

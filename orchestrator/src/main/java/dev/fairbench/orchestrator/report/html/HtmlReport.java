@@ -399,13 +399,17 @@ public final class HtmlReport {
     }
     // Runs made before the speed readings existed have none: no column of dashes for them.
     boolean speed = MachineSpeed.of(results).isPresent();
+    boolean unrepeated = dev.fairbench.orchestrator.report.UnrepeatedVisits.count(results) > 0;
     h.append("<section id=\"rounds\"><h2>Rounds</h2><table><thead><tr><th>round</th><th>visits</th><th>repeated</th>")
+        .append(unrepeated ? "<th>disturbed, counted without a repeat (time limit)</th>" : "")
         .append("<th>CPU probe</th>").append(speed ? "<th>speed around visits MB/s</th>" : "")
         .append("<th>round effect (log)</th></tr></thead><tbody>\n");
     for (var round : results.rounds()) {
       long repeats = round.order().stream().filter(o -> o.endsWith("(repeat)")).count();
       h.append("<tr><td>").append(Html.esc(ExtraRoundsDone.label(results, round))).append("</td><td>").append(round.order().size()).append("</td><td>")
           .append(repeats).append("</td><td>")
+          .append(unrepeated ? dev.fairbench.orchestrator.report.UnrepeatedVisits.inRound(results, round.index())
+              + "</td><td>" : "")
           .append(round.probe() == null ? "—" : String.format(Locale.ROOT, "%.0f MB/s", round.probe().megabytesPerSecond()))
           .append(speed ? "</td><td>" + Html.esc(MachineSpeed.ofRound(results, round.index())
               .map(MachineSpeed::brief).orElse("—")) : "")

@@ -218,17 +218,13 @@ public final class RawHttp {
       case NO_BODY -> new byte[0];
       case CONTENT_LENGTH -> {
         String value = headers.get("Content-Length").getFirst();
-        long length;
-        try {
-          length = Long.parseLong(value);
-        } catch (NumberFormatException e) {
+        // RFC 9110 §8.6: 1*DIGIT, no sign, no bound; past what a long holds is past what the suite reads.
+        if (!value.matches("[0-9]+")) {
           throw new ProtocolException("invalid Content-Length: " + value);
         }
-        if (length < 0 || length > Integer.MAX_VALUE) {
-          throw new ProtocolException("invalid Content-Length: " + value);
-        }
+        long length = value.replaceFirst("^0+(?=.)", "").length() > 18 ? Long.MAX_VALUE : Long.parseLong(value);
         if (length > MAX_BODY) {
-          throw new ProtocolException("Content-Length " + length + " is past the " + MAX_BODY / (1024 * 1024) + " MiB the suite reads");
+          throw new ProtocolException("Content-Length " + value + " is past the " + MAX_BODY / (1024 * 1024) + " MiB the suite reads");
         }
         yield readExactly(in, (int) length);
       }

@@ -207,6 +207,26 @@ class RawHttpTest {
   }
 
   @Test
+  void aContentLengthThatIsNotDigitsIsInvalid() {
+    serve(s -> answer(s, "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\nHello"));
+    assertThatThrownBy(() -> raw.exchange(raw.head("GET", "/")))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessage("invalid Content-Length: +5");
+  }
+
+  @Test
+  void aContentLengthPastWhatTheSuiteReadsIsSaidToBeSoEvenPastWhatALongHolds() {
+    // Valid (1*DIGIT, no bound), but not read: the server would have the suite wait for a terabyte.
+    for (String length : new String[] {"1000000000000", "99999999999999999999999"}) {
+      serve(s -> answer(s, "HTTP/1.1 200 OK\r\nContent-Length: " + length + "\r\n\r\nHello"));
+      assertThatThrownBy(() -> raw.exchange(raw.head("GET", "/")))
+          .isInstanceOf(ProtocolException.class)
+          .hasMessageStartingWith("Content-Length ")
+          .hasMessageContaining("is past the");
+    }
+  }
+
+  @Test
   void requestsCarryContentLengthAndCloseWhenAsked() {
     String request = new String(raw.request("POST", "/validate", "application/json", "{}".getBytes(StandardCharsets.US_ASCII)),
         StandardCharsets.US_ASCII);

@@ -68,8 +68,14 @@ public final class EnvironmentProbe {
         .map(String::trim).orElse("unknown");
   }
 
+  /**
+   * Whether tracked files other than the committed runs under results/ differ from the commit: the
+   * code, entries and docs a run was made with. Moving or re-rendering a committed run changes no
+   * figure a new run makes, and is not called a change of what made it.
+   */
   public static boolean gitDirty(Path root) {
-    return Commands.output(List.of("git", "--no-optional-locks", "-C", root.toString(), "status", "--porcelain", "--untracked-files=no"),
+    return Commands.output(List.of("git", "--no-optional-locks", "-C", root.toString(), "status", "--porcelain",
+            "--untracked-files=no", "--", ".", ":(exclude)results"),
         root, COMMAND_TIMEOUT).map(out -> !out.isBlank()).orElse(false);
   }
 

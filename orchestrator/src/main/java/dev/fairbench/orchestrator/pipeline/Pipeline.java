@@ -595,8 +595,8 @@ public final class Pipeline {
         return;
       }
       if (config.extraTimeLimit().isPositive() && firstVisitStarted != null && visitsMade > 0) {
-        double perVisit = java.time.Duration.between(firstVisitStarted, Instant.now()).toMillis() / 1e3 / visitsMade;
-        double endsAt = ExtraRounds.endsAtSeconds(java.time.Duration.between(began, Instant.now()), perVisit, choice.visits());
+        double perVisit = secondsPerVisit();
+        double endsAt = endsAtSeconds(choice.visits());
         if (endsAt > config.extraTimeLimit().toSeconds()) {
           listener.note(String.format(java.util.Locale.ROOT,
               "extra rounds stop after %d: %d cells are still wider than the threshold, and another round (%d visits, "
@@ -698,9 +698,8 @@ public final class Pipeline {
     }
     long measured = cells.stream().filter(c -> !c.failed()).count();
     long left = leftInRound + Math.max(0, config.rounds() - round) * measured;
-    Instant now = Instant.now();
-    double perVisit = java.time.Duration.between(firstVisitStarted, now).toMillis() / 1e3 / visitsMade;
-    double endsAt = ExtraRounds.endsAtSeconds(java.time.Duration.between(began, now), perVisit, (int) left + 1);
+    double perVisit = secondsPerVisit();
+    double endsAt = endsAtSeconds((int) left + 1);
     if (endsAt <= config.extraTimeLimit().toSeconds()) {
       return true;
     }
@@ -710,6 +709,16 @@ public final class Pipeline {
           perVisit, endsAt / 60, left, timeLimitText()));
     }
     return false;
+  }
+
+  /** What a visit has cost this process so far, thaw to freeze and everything between visits. */
+  private double secondsPerVisit() {
+    return java.time.Duration.between(firstVisitStarted, Instant.now()).toMillis() / 1e3 / visitsMade;
+  }
+
+  /** Seconds after the run began at which {@code visits} more begun now would end, at that cost. */
+  private double endsAtSeconds(int visits) {
+    return ExtraRounds.endsAtSeconds(java.time.Duration.between(began, Instant.now()), secondsPerVisit(), visits);
   }
 
   private String timeLimitText() {

@@ -59,6 +59,11 @@ public record RunConfig(
   /** More extra rounds than this would let a run grow without a bound a reader expects. */
   public static final int MAX_EXTRA_ROUNDS = 30;
 
+  /** The time limit as the progress and the reports write it: "30 min", "45 s". */
+  public String timeLimitText() {
+    return extraTimeLimit.toSeconds() % 60 == 0 ? extraTimeLimit.toMinutes() + " min" : extraTimeLimit.toSeconds() + " s";
+  }
+
   public RunConfig {
     extraTimeLimit = extraTimeLimit == null ? Duration.ZERO : extraTimeLimit;
     endpoints = List.copyOf(endpoints);

@@ -76,7 +76,7 @@ public class ProgressPrinter implements RunListener {
         run.requestsPerSecond(), rate, run.latencyMicros().p99(), run.clientCpuUtilisation() * 100,
         requeued ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), repeated later",
             run.disturbance().share() * 100)
-            : run.visit() == 1 && run.disturbance() != null && run.disturbance().disturbed()
+            : run.countedThoughDisturbed()
                 ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), counted: "
                     + "no time left for a repeat", run.disturbance().share() * 100)
                 : "");

@@ -602,7 +602,7 @@ public final class Pipeline {
               "extra rounds stop after %d: %d cells are still wider than the threshold, and another round (%d visits, "
                   + "about %.1f min at this run's %.2f s a visit) would end the run %.1f min after it began, past "
                   + "--time-limit %s", extra - 1, choice.wide().size(), choice.visits(), choice.visits() * perVisit / 60,
-              perVisit, endsAt / 60, timeLimitText()));
+              perVisit, endsAt / 60, config.timeLimitText()));
           return;
         }
       }
@@ -706,7 +706,7 @@ public final class Pipeline {
     if (unrepeated == 0) {
       listener.note(String.format(java.util.Locale.ROOT, "a disturbed visit now counts without a repeat: a repeat, at "
           + "this run's %.2f s a visit, would end the run %.1f min after it began (%d visits left), past --time-limit %s",
-          perVisit, endsAt / 60, left, timeLimitText()));
+          perVisit, endsAt / 60, left, config.timeLimitText()));
     }
     return false;
   }
@@ -719,11 +719,6 @@ public final class Pipeline {
   /** Seconds after the run began at which {@code visits} more begun now would end, at that cost. */
   private double endsAtSeconds(int visits) {
     return ExtraRounds.endsAtSeconds(java.time.Duration.between(began, Instant.now()), secondsPerVisit(), visits);
-  }
-
-  private String timeLimitText() {
-    java.time.Duration limit = config.extraTimeLimit();
-    return limit.toSeconds() % 60 == 0 ? limit.toMinutes() + " min" : limit.toSeconds() + " s";
   }
 
   private final Map<Integer, Instant> roundStarts = new LinkedHashMap<>();

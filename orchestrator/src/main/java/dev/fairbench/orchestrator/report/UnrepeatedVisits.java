@@ -4,7 +4,6 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -16,16 +15,12 @@ import java.util.stream.Stream;
 public final class UnrepeatedVisits {
   private UnrepeatedVisits() {}
 
-  public static boolean isOne(RunRecord run) {
-    return run.counted() && run.visit() == 1 && run.disturbance() != null && run.disturbance().disturbed();
-  }
-
   public static long count(ResultsDocument document) {
-    return runs(document).filter(UnrepeatedVisits::isOne).count();
+    return runs(document).filter(RunRecord::countedThoughDisturbed).count();
   }
 
   public static long inRound(ResultsDocument document, int round) {
-    return runs(document).filter(r -> r.round() == round).filter(UnrepeatedVisits::isOne).count();
+    return runs(document).filter(r -> r.round() == round).filter(RunRecord::countedThoughDisturbed).count();
   }
 
   /** " (12 disturbed visits counted without one: …)", or "" when every disturbed visit was repeated. */
@@ -34,10 +29,8 @@ public final class UnrepeatedVisits {
     if (count == 0) {
       return "";
     }
-    Duration limit = document.invocation() == null ? Duration.ZERO : document.invocation().config().extraTimeLimit();
-    String within = limit.isPositive()
-        ? " within the run's time limit (" + (limit.toSeconds() % 60 == 0 ? limit.toMinutes() + " min" : limit.toSeconds() + " s") + ")"
-        : " within the run's time limit";
+    String within = document.invocation() == null ? " within the run's time limit"
+        : " within the run's time limit (" + document.invocation().config().timeLimitText() + ")";
     return String.format(Locale.ROOT, " (%d disturbed visit%s counted without one: no time was left for a repeat%s)",
         count, count == 1 ? " was" : "s were", within);
   }

@@ -60,6 +60,14 @@ public record RunRecord(
         disturbance, rate, List.of());
   }
 
+  /**
+   * A disturbed first visit that counts: its repeat would have ended the run past its time limit
+   * (`--time-limit`), so it was not made.
+   */
+  public boolean countedThoughDisturbed() {
+    return counted && visit == 1 && disturbance != null && disturbance.disturbed();
+  }
+
   public RunRecord withDisturbance(Disturbance newDisturbance) {
     return new RunRecord(round, visit, counted, requests, durationSeconds, requestsPerSecond, bytes, non2xx,
         socketErrors, latencyMicros, serverCpuSeconds, serverPeakRssBytes, serverMemoryPeakBytes, clientCpuSeconds,

@@ -44,6 +44,9 @@ public final class Text {
   /** A duration as a reader says it: "10 min", "90 s", "1 min 30 s". */
   public static String duration(java.time.Duration duration) {
     long seconds = duration.toSeconds();
+    if (duration.toMillis() % 1000 != 0 && seconds < 60) {
+      return duration.toMillis() + " ms";
+    }
     if (seconds < 60) {
       return seconds + " s";
     }

@@ -29,4 +29,11 @@ class TextTest {
     assertThat(Text.duration(java.time.Duration.ofMinutes(10))).isEqualTo("10 min");
     assertThat(Text.duration(java.time.Duration.ofSeconds(1234))).isEqualTo("20 min 34 s");
   }
+
+  @Test
+  void saysADurationThatIsNotWholeSecondsInMillisecondsUnderAMinute() {
+    assertThat(Text.duration(java.time.Duration.ofMillis(1))).isEqualTo("1 ms");
+    assertThat(Text.duration(java.time.Duration.ofMillis(1500))).isEqualTo("1500 ms");
+    assertThat(Text.duration(java.time.Duration.ofMillis(2000))).isEqualTo("2 s");
+  }
 }

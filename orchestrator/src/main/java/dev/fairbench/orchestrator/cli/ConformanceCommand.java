@@ -42,9 +42,9 @@ import picocli.CommandLine.Spec;
           + "under the default limits, runs the suite, stops it, and prints a table per entry and a summary. JSON "
           + "reports go to --json (with --url) or to --output (with entries).",
       "",
-      "A server is judged in seconds; one that answers so slowly that the suite is still running after 10 "
-          + "minutes has every clause not yet judged FAIL as \"not judged: the suite's time limit ... had "
-          + "passed\".",
+      "A server is judged in seconds; one that answers so slowly that the suite is still running after "
+          + "--time-limit (10 minutes) has every clause not yet judged FAIL as \"not judged: the suite's time limit "
+          + "... had passed\". `fairbench run` judges every entry within the 10 minutes.",
       "",
       "Exit 0 when nothing FAILs, 1 when a clause FAILs or an entry cannot be built or started, 2 for a "
           + "usage error or an unreachable server."
@@ -65,6 +65,11 @@ public final class ConformanceCommand implements Callable<Integer> {
       description = "With entries: folder for the reports and logs (default: results/conformance-<time>/).")
   Path output;
 
+  @Option(names = "--time-limit", paramLabel = "TIME", converter = Converters.DurationConverter.class,
+      description = "How long the suite may judge one server, counted from its first check: e.g. 30s, 20m. No check "
+          + "begins after it, and every clause not yet judged FAILs, saying so (default: 10m).")
+  Duration timeLimit = ConformanceSuite.TIME_LIMIT;
+
   @Parameters(paramLabel = "ENTRY[:VARIANT][@RUNTIME]", arity = "0..*",
       description = "Entries to check; none means every available entry. @native or @docker runs that one in "
           + "that runtime instead of --runtime's (its id then carries the suffix).")
@@ -74,6 +79,9 @@ public final class ConformanceCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (url != null && !entries.isEmpty()) {
       throw new UsageException("give either --url or entries, not both");
+    }
+    if (timeLimit.isZero()) {
+      throw new UsageException("--time-limit must be more than 0; a healthy server is judged in seconds");
     }
     return url != null ? againstUrl() : againstEntries();
   }
@@ -91,7 +99,7 @@ public final class ConformanceCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     SuiteReport report;
     try {
-      report = ConformanceSuite.run(target);
+      report = ConformanceSuite.run(target, timeLimit);
     } catch (UnreachableServerException e) {
       err.println("fairbench conformance: " + e.getMessage());
       return ExitCodes.USAGE;
@@ -116,7 +124,7 @@ public final class ConformanceCommand implements Callable<Integer> {
     FairbenchPaths paths = FairbenchPaths.detect();
     EntryCatalog catalog = impls.catalog(paths);
     Defaults.Profile profile = Defaults.forThisMachine();
-    RunConfig config = RunConfig.conformanceOnly(limitOptions.limits(profile), Defaults.REQUEST_TIMEOUT);
+    RunConfig config = RunConfig.conformanceOnly(limitOptions.limits(profile), Defaults.REQUEST_TIMEOUT, timeLimit);
     Instant now = Instant.now();
     Path dir = (output != null ? output : paths.results().resolve("conformance-" + Converters.timestamp(now)))
         .toAbsolutePath().normalize();

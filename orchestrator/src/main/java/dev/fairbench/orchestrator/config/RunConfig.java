@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.config;
 
+import dev.fairbench.conformance.ConformanceSuite;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.Endpoint;
 import java.time.Duration;
@@ -30,6 +31,8 @@ import java.util.List;
  * @param ladderEndpoints the endpoints with ladder cells
  * @param startups       fresh warm starts per entry for the start-time figures (plus one cold start)
  * @param onlyStartup    measure start, memory and size only: no cells
+ * @param suiteTimeLimit how long the conformance suite may judge one server; what it has not judged by then FAILs
+ *                       (null: the suite's own, {@link ConformanceSuite#TIME_LIMIT})
  */
 public record RunConfig(
     boolean benchmark,
@@ -55,7 +58,8 @@ public record RunConfig(
     double ladderShare,
     List<Endpoint> ladderEndpoints,
     int startups,
-    boolean onlyStartup) {
+    boolean onlyStartup,
+    Duration suiteTimeLimit) {
   /** More extra rounds than this would let a run grow without a bound a reader expects. */
   public static final int MAX_EXTRA_ROUNDS = 30;
 
@@ -64,8 +68,23 @@ public record RunConfig(
     return extraTimeLimit.toSeconds() % 60 == 0 ? extraTimeLimit.toMinutes() + " min" : extraTimeLimit.toSeconds() + " s";
   }
 
+  /** With the suite's own time limit. */
+  public RunConfig(boolean benchmark, CellKind kind, List<Endpoint> endpoints, Duration duration, Duration warmup,
+      Duration rewarm, int rounds, int extraRounds, Duration extraTimeLimit, long seed, List<RateSpec> rates,
+      int connections, int threads, Duration requestTimeout, Limits limits, boolean calibration,
+      double disturbanceThreshold, int pipeline, boolean keepAlive, List<String> acceptFail, double ladderShare,
+      List<Endpoint> ladderEndpoints, int startups, boolean onlyStartup) {
+    this(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed, rates,
+        connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive, acceptFail,
+        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT);
+  }
+
   public RunConfig {
     extraTimeLimit = extraTimeLimit == null ? Duration.ZERO : extraTimeLimit;
+    suiteTimeLimit = suiteTimeLimit == null ? ConformanceSuite.TIME_LIMIT : suiteTimeLimit;
+    if (suiteTimeLimit.isNegative() || suiteTimeLimit.isZero()) {
+      throw new IllegalArgumentException("the suite's --time-limit must be positive, got " + suiteTimeLimit.toMillis() + " ms");
+    }
     endpoints = List.copyOf(endpoints);
     ladderEndpoints = List.copyOf(ladderEndpoints);
     rates = List.copyOf(rates);
@@ -134,9 +153,9 @@ public record RunConfig(
     }
   }
 
-  /** Conformance only: nothing is measured. */
-  public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout) {
+  /** Conformance only: nothing is measured; the suite judges each server within {@code suiteTimeLimit}. */
+  public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout, Duration suiteTimeLimit) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, Duration.ZERO, 0,
-        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false);
+        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false, suiteTimeLimit);
   }
 }

@@ -251,7 +251,7 @@ public final class Pipeline {
     Path reportFile = resultsFile.resolveSibling("conformance").resolve(slot.id().replace(':', '_') + ".json");
     SuiteReport report;
     try {
-      report = ConformanceSuite.run(server.baseUrl());
+      report = ConformanceSuite.run(server.baseUrl(), config.suiteTimeLimit());
     } catch (UnreachableServerException e) {
       slot.fail(EntryStatus.FAILED, "the conformance suite could not reach the server: " + e.getMessage()
           + server.exitReason().map(r -> " (server " + r + ")").orElse(""), server.logTail(TAIL_LINES));

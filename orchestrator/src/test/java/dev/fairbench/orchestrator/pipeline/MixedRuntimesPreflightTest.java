@@ -77,7 +77,7 @@ class MixedRuntimesPreflightTest {
 
   private RunSession.Request request(List<String> selectors, ServerRuntime defaultRuntime, RunSession.RuntimeMaker maker,
       EntryCatalog catalog, boolean baselines) {
-    RunConfig config = RunConfig.conformanceOnly(LIMITS, Duration.ofSeconds(2));
+    RunConfig config = RunConfig.conformanceOnly(LIMITS, Duration.ofSeconds(2), Duration.ofMinutes(10));
     return new RunSession.Request(selectors, catalog, dir.resolve("calibration"), "nginx", config, dir.resolve("out"),
         logs -> defaultRuntime, (now, runtime, client, loadGenerator, cfg) -> ResultsFixtures.environment(), baselines,
         "", "", null, "", LocalLoadClient::new, maker);
@@ -170,7 +170,7 @@ class MixedRuntimesPreflightTest {
     Placement nginx = Placement.inDefault(catalog.select(List.of("tiny-python:wrong-json")).getFirst(), nativeRuntime);
 
     Environment env = RunSession.withRuntimes(ResultsFixtures.environment(),
-        List.of(new Placement(stdlib, docker, true)), Optional.of(nginx), RunConfig.conformanceOnly(LIMITS, Duration.ZERO));
+        List.of(new Placement(stdlib, docker, true)), Optional.of(nginx), RunConfig.conformanceOnly(LIMITS, Duration.ZERO, Duration.ofMinutes(10)));
 
     assertThat(env.runtimes()).extracting(Environment.RuntimeUse::runtime).containsExactly(RuntimeKind.NATIVE, RuntimeKind.DOCKER);
     assertThat(env.runtimes().getFirst().servers()).containsExactly("tiny-python:wrong-json");

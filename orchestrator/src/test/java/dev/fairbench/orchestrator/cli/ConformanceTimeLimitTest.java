@@ -3,9 +3,8 @@ package dev.fairbench.orchestrator.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.fairbench.orchestrator.CliRun;
 import dev.fairbench.orchestrator.TestEntries;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -16,20 +15,10 @@ import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** `conformance --time-limit`: how long the suite may judge one server, with --url and with entries alike. */
 class ConformanceTimeLimitTest {
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
   @TempDir Path temp;
-
-  private int execute(String... args) {
-    CommandLine cli = FairbenchCommand.newCommandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
-  }
 
   /** Answers every request rightly for /plaintext, after 200 ms: a correct server, only slow. */
   private static HttpServer slowServer() throws Exception {
@@ -57,13 +46,13 @@ class ConformanceTimeLimitTest {
       Path json = temp.resolve("report.json");
       long start = System.nanoTime();
 
-      int exit = execute("conformance", "--url", "http://127.0.0.1:" + server.getAddress().getPort(),
+      CliRun run = CliRun.of("conformance", "--url", "http://127.0.0.1:" + server.getAddress().getPort(),
           "--time-limit", "3s", "--json", json.toString());
 
       // At 200 ms an answer the whole suite would take many minutes; a check under way ends at its next request.
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(45));
-      assertThat(exit).as(err.toString()).isEqualTo(ExitCodes.FAILED);
-      assertThat(out.toString()).contains("1.1     PASS");
+      assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.FAILED);
+      assertThat(run.stdout()).contains("1.1     PASS");
       assertThat(Files.readString(json)).contains("not judged: the suite's time limit of 3 s had passed");
     } finally {
       server.stop(0);
@@ -74,11 +63,11 @@ class ConformanceTimeLimitTest {
   void theTimeLimitGivenBindsTheSuiteOfEveryEntryChecked() throws Exception {
     Path output = temp.resolve("checked");
 
-    int exit = execute("conformance", "--runtime", "native", "--impls", TestEntries.impls().toString(),
+    CliRun run = CliRun.of("conformance", "--runtime", "native", "--impls", TestEntries.impls().toString(),
         "--time-limit", "1ms", "--output", output.toString(), "tiny-python:stdlib");
 
-    assertThat(exit).as(err.toString()).isEqualTo(ExitCodes.FAILED);
-    assertThat(out.toString()).contains("tiny-python:stdlib").contains("conformance-failed");
+    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.FAILED);
+    assertThat(run.stdout()).contains("tiny-python:stdlib").contains("conformance-failed");
     try (Stream<Path> reports = Files.list(output.resolve("conformance"))) {
       Path report = reports.filter(p -> p.getFileName().toString().startsWith("tiny-python")).findFirst().orElseThrow();
       assertThat(Files.readString(report)).contains("not judged: the suite's time limit of 1 ms had passed");
@@ -87,10 +76,12 @@ class ConformanceTimeLimitTest {
 
   @Test
   void aTimeLimitOfNothingOrNotADurationIsAUsageErrorBeforeAnythingRuns() {
-    assertThat(execute("conformance", "--url", "http://127.0.0.1:1", "--time-limit", "0")).isEqualTo(ExitCodes.USAGE);
-    assertThat(err.toString()).contains("--time-limit must be more than 0").doesNotContain("cannot reach");
+    CliRun zero = CliRun.of("conformance", "--url", "http://127.0.0.1:1", "--time-limit", "0");
+    assertThat(zero.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(zero.stderr()).contains("--time-limit must be more than 0").doesNotContain("cannot reach");
 
-    assertThat(execute("conformance", "--url", "http://127.0.0.1:1", "--time-limit", "soon")).isEqualTo(ExitCodes.USAGE);
-    assertThat(err.toString()).contains("'soon' is not a duration");
+    CliRun soon = CliRun.of("conformance", "--url", "http://127.0.0.1:1", "--time-limit", "soon");
+    assertThat(soon.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(soon.stderr()).contains("'soon' is not a duration");
   }
 }

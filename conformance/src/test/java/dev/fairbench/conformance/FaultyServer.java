@@ -191,6 +191,10 @@ final class FaultyServer implements AutoCloseable {
     SHARED_REQUEST_STATE,
     /** GET /json streams an endless chunked body: the suite must say so and go on, not run out of memory. */
     ENDLESS_JSON_BODY,
+    /** Every JSON body is encoded as UTF-16 with its byte order mark, as Java's "UTF-16" writes: not UTF-8 (RFC 8259 §8.1). */
+    JSON_IN_UTF16,
+    /** Every JSON body begins with the UTF-8 byte order mark EF BB BF, which RFC 8259 §8.1 forbids: a Windows encoder's habit. */
+    JSON_WITH_BYTE_ORDER_MARK,
 
     // Found by the entries' audit with hostile input (docs/CONFORMANCE-VALIDATION.md).
 
@@ -941,7 +945,14 @@ final class FaultyServer implements AutoCloseable {
   }
 
   private void sendJson(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    send(exchange, status, "application/json", mapper.writeValueAsBytes(body));
+    byte[] bytes = mapper.writeValueAsBytes(body);
+    if (has(Deviation.JSON_IN_UTF16)) {
+      bytes = new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_16);
+    } else if (has(Deviation.JSON_WITH_BYTE_ORDER_MARK)) {
+      bytes = java.nio.ByteBuffer.allocate(bytes.length + 3).put(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF})
+          .put(bytes).array();
+    }
+    send(exchange, status, "application/json", bytes);
   }
 
   private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {

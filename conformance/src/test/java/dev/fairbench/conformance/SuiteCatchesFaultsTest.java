@@ -134,6 +134,12 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.SHARED_REQUEST_STATE, FAIL, "11.7");
     // An endless body is a finding of each check that reads /json, not a run out of memory.
     expect(Deviation.ENDLESS_JSON_BODY, FAIL, "2.1", "2.2", "2.3", "11.1", "11.2", "11.6");
+    // Every clause that reads a JSON body: its 200s, and through 9.1 its error responses.
+    String[] readingJson = {"2.3", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "4.1", "4.2", "4.3", "4.4",
+        "4.5", "4.6", "4.7", "5.9", "6.4", "6.5", "6.6", "6.7", "7.2", "7.10", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6",
+        "9.1", "10.1", "10.2", "10.3"};
+    expect(Deviation.JSON_IN_UTF16, FAIL, readingJson);
+    expect(Deviation.JSON_WITH_BYTE_ORDER_MARK, FAIL, readingJson);
     expect(Deviation.LOAD_SHEDDING_429, FAIL, "11.4");
     expect(Deviation.DUPLICATE_CONTENT_LENGTH, FAIL, "11.2");
     expect(Deviation.CONTENT_LENGTH_WITH_CHUNKED_RESPONSES, FAIL, "11.2");

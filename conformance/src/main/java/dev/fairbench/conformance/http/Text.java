@@ -76,7 +76,9 @@ public final class Text {
       case '\r' -> out.append("\\r");
       case '\t' -> out.append("\\t");
       default -> {
-        if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029) {
+        // Controls, line separators and invisible format characters (a byte order mark, zero-width spaces).
+        if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029
+            || Character.getType(cp) == Character.FORMAT) {
           out.append(String.format("\\u%04X", cp));
         } else {
           out.appendCodePoint(cp);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.fairbench.conformance.http.Text;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +25,21 @@ final class Json {
 
   private Json() {}
 
-  /** The body parsed as JSON, or an exception whose message says why it is not JSON. */
+  /**
+   * The body parsed as JSON, or an exception whose message says why it is not JSON. JSON sent between
+   * systems is UTF-8 without a byte order mark (RFC 8259 §8.1), so a body in UTF-16 or UTF-32, or one that
+   * begins with a byte order mark, is not JSON here, though a parser left to guess the encoding (Jackson's
+   * from bytes) reads it.
+   */
   static JsonNode parse(byte[] body) throws IOException {
-    return STRICT.readTree(body);
+    if (body.length >= 3 && body[0] == (byte) 0xEF && body[1] == (byte) 0xBB && body[2] == (byte) 0xBF) {
+      throw new IOException("it begins with a byte order mark, which RFC 8259 §8.1 forbids in JSON sent over a network");
+    }
+    String text = Text.strictUtf8(body);
+    if (text == null) {
+      throw new IOException("it is not UTF-8, as RFC 8259 §8.1 requires of JSON sent over a network");
+    }
+    return STRICT.readTree(text);
   }
 
   /** A JSON string literal for the text, escaped as a standard encoder does. */

@@ -12,6 +12,11 @@ class TextTest {
   }
 
   @Test
+  void showsInvisibleCharactersAsEscapes() {
+    assertThat(Text.preview("\uFEFF{}\u200B", 100)).isEqualTo("\\uFEFF{}\\u200B");
+  }
+
+  @Test
   void showsInvalidUtf8ByteByByte() {
     assertThat(Text.preview(new byte[] {'a', (byte) 0xff, '"'}, 100)).isEqualTo("a\\xFF\"");
   }

@@ -242,7 +242,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    host = os.environ.get("HOST", "0.0.0.0")
+    # TINY_BIND: an address other than HOST, for the fixture of a server that does not read HOST.
+    host = os.environ.get("TINY_BIND") or os.environ.get("HOST", "0.0.0.0")
     port = int(os.environ.get("PORT", "8080"))
     workers = int(os.environ.get("WORKERS", "1"))
     ThreadingHTTPServer.daemon_threads = True

@@ -34,10 +34,12 @@ import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.results.RunRecord.Disturbance;
 import dev.fairbench.orchestrator.results.StartupFigures;
+import dev.fairbench.orchestrator.core.OpenFileLimit;
 import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.ClockTicks;
 import dev.fairbench.orchestrator.runtime.FreezeTiming;
-import dev.fairbench.orchestrator.core.OpenFileLimit;
+import dev.fairbench.orchestrator.runtime.ListenCheck;
+import dev.fairbench.orchestrator.runtime.ProcFs;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
@@ -238,6 +240,13 @@ public final class Pipeline {
       Optional<String> unlike = unlikeLimits(server);
       if (unlike.isPresent()) {
         slot.fail(EntryStatus.LIMITS_FAILED, slot.id() + ": " + unlike.get(), "");
+        return;
+      }
+    }
+    if (!runtime.remote()) {
+      Optional<String> wider = ListenCheck.beyondHost(server.baseUrl(), ProcFs.listeningAddresses(server.baseUrl().getPort()));
+      if (wider.isPresent()) {
+        slot.fail(EntryStatus.FAILED, slot.id() + " " + wider.get(), server.logTail(TAIL_LINES));
         return;
       }
     }

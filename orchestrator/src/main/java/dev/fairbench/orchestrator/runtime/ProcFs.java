@@ -143,6 +143,53 @@ public final class ProcFs {
     return inodes;
   }
 
+  /** The local addresses of the TCP sockets listening on the port (IPv4 and IPv6), as /proc/net/tcp* has them. */
+  public static List<java.net.InetAddress> listeningAddresses(int port) {
+    List<java.net.InetAddress> addresses = new ArrayList<>();
+    for (String table : List.of("net/tcp", "net/tcp6")) {
+      try {
+        addresses.addAll(parseListeningAddresses(Files.readAllLines(PROC.resolve(table)), port));
+      } catch (IOException e) {
+        // no IPv6
+      }
+    }
+    return addresses;
+  }
+
+  /**
+   * From the lines of /proc/net/tcp or tcp6: the local addresses of sockets in state LISTEN (0A) on the port.
+   * The kernel writes an address as 32-bit words in the machine's byte order (little-endian here):
+   * {@code 0100007F} is 127.0.0.1.
+   */
+  public static List<java.net.InetAddress> parseListeningAddresses(List<String> lines, int port) {
+    List<java.net.InetAddress> addresses = new ArrayList<>();
+    for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length < 4 || !f[3].equals("0A")) {
+        continue;
+      }
+      String local = f[1];
+      int colon = local.lastIndexOf(':');
+      if (colon < 0 || Integer.parseInt(local.substring(colon + 1), 16) != port) {
+        continue;
+      }
+      String hex = local.substring(0, colon);
+      byte[] bytes = new byte[hex.length() / 2];
+      for (int word = 0; word < bytes.length / 4; word++) {
+        for (int i = 0; i < 4; i++) {
+          int at = (word * 4 + 3 - i) * 2; // little-endian within each word
+          bytes[word * 4 + i] = (byte) Integer.parseInt(hex.substring(at, at + 2), 16);
+        }
+      }
+      try {
+        addresses.add(java.net.InetAddress.getByAddress(bytes));
+      } catch (java.net.UnknownHostException e) {
+        // not 4 or 16 bytes: not a line of these tables
+      }
+    }
+    return addresses;
+  }
+
   /** Whether the process has an open file descriptor on one of the socket inodes. */
   public static boolean holdsSocket(long pid, Set<String> inodes) {
     if (inodes.isEmpty()) {

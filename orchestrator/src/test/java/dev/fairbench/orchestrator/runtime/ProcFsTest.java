@@ -26,6 +26,28 @@ class ProcFsTest {
   }
 
   @Test
+  void listeningAddressesAreReadInTheKernelsByteOrder() throws Exception {
+    List<String> tcp = List.of(
+        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+        "   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 11111 1 0",
+        "   1: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 22222 1 0",
+        "   2: 0100007F:1F90 0100007F:D2F0 01 00000000:00000000 00:00000000 00000000     0        0 33333 1 0",
+        "   3: 0501A8C0:1F91 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 44444 1 0");
+    List<String> tcp6 = List.of(
+        "  sl  local_address                         remote_address                        st tx_queue rx_queue",
+        "   0: 0000000000000000FFFF00000100007F:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000",
+        "   1: 00000000000000000000000000000000:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000",
+        "   2: 00000000000000000000000001000000:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000");
+
+    assertThat(ProcFs.parseListeningAddresses(tcp, 8080)).extracting(java.net.InetAddress::getHostAddress)
+        .containsExactly("127.0.0.1", "0.0.0.0");
+    assertThat(ProcFs.parseListeningAddresses(tcp, 8081)).extracting(java.net.InetAddress::getHostAddress)
+        .containsExactly("192.168.1.5");
+    assertThat(ProcFs.parseListeningAddresses(tcp6, 8080)).extracting(java.net.InetAddress::getHostAddress)
+        .containsExactly("127.0.0.1", "0:0:0:0:0:0:0:0", "0:0:0:0:0:0:0:1");
+  }
+
+  @Test
   void thisProcessHasCpuTime() {
     long pid = ProcessHandle.current().pid();
 

@@ -28,6 +28,7 @@ BREAK = os.environ.get("TINY_BREAK", "")
 FAULT = os.environ.get("TINY_FAULT", "")
 FAULT_AFTER = int(os.environ.get("TINY_FAULT_AFTER", "0"))
 LEAK_BYTES = int(os.environ.get("TINY_LEAK_BYTES", "16384"))
+ACCESS_LOG = os.environ.get("TINY_ACCESS_LOG", "") == "1"
 json_requests = 0
 kept = []
 
@@ -106,7 +107,8 @@ class Handler(BaseHTTPRequestHandler):
     sys_version = ""
 
     def log_message(self, format, *args):
-        pass  # no access log
+        if ACCESS_LOG:
+            super().log_message(format, *args)
 
     def send_error(self, code, message=None, explain=None):
         # The standard library answers unknown methods with 501 and errors with HTML.
@@ -120,6 +122,8 @@ class Handler(BaseHTTPRequestHandler):
             body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         else:
             body = payload.encode("utf-8")
+        if ACCESS_LOG:  # the fixture of a server left with its access log on
+            self.log_request(status)
         self.send_response_only(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))

@@ -194,6 +194,7 @@ public final class Pipeline {
         slot.freeze();
       }
       Optional<EntryResult> before = previousEntry(slot.id());
+      slot.serverLog = before.map(EntryResult::serverLog).orElse(null); // the runs measured before a break
       if (before.isPresent() && before.get().startup() != null && slot.server != null && !slot.status.failed()) {
         slot.startup = before.get().startup(); // measured before the break, on fresh starts too: kept
       } else if (config.benchmark() && slot.server != null && slot.role != Role.CALIBRATION && !slot.status.failed()) {
@@ -785,6 +786,7 @@ public final class Pipeline {
         // thaw refills caches before the measured run (docs/ORCHESTRATOR.md, "Pilot").
         SlicedLoad.run(server.baseUrl(), cell.endpoint, REWARM_CONNECTIONS, config.rewarm(), config.rewarm());
       }
+      long logBefore = logSize(server);
       ResourceUsage before = server.usage();
       slot.memory.watch();
       ThreadSample threads = server.sampleThreads();
@@ -814,6 +816,11 @@ public final class Pipeline {
             after, meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()));
       }
       List<RunRecord.RssSample> rss = slot.memory.unwatch();
+      long logAfter = logSize(server);
+      if (logBefore >= 0 && logAfter >= 0) {
+        slot.serverLog = (slot.serverLog == null ? new EntryResult.ServerLog(0, 0, 0) : slot.serverLog)
+            .plus(logAfter - logBefore, linesBetween(server.log(), logBefore, logAfter), record.requests());
+      }
       if (cell.kind.constantRate()) {
         record = record.withRssSamples(rss); // a soak's RSS slope comes from these (RssTrends)
       }
@@ -852,6 +859,43 @@ public final class Pipeline {
       }
       return Optional.empty();
     }
+  }
+
+  /** The size of the server's log (its stdout and stderr) now; -1 when it cannot be read. */
+  private static long logSize(RunningServer server) {
+    try {
+      return java.nio.file.Files.size(server.log());
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** The line ends in the log's bytes from one offset to another; 0 when they cannot be read. */
+  private static long linesBetween(java.nio.file.Path log, long from, long to) {
+    if (to <= from) {
+      return 0;
+    }
+    long lines = 0;
+    try (var channel = java.nio.channels.FileChannel.open(log)) {
+      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(64 * 1024);
+      long at = from;
+      while (at < to) {
+        buffer.clear().limit((int) Math.min(buffer.capacity(), to - at));
+        int read = channel.read(buffer, at);
+        if (read <= 0) {
+          break;
+        }
+        for (int i = 0; i < read; i++) {
+          if (buffer.get(i) == '\n') {
+            lines++;
+          }
+        }
+        at += read;
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return lines;
   }
 
   /** Most of the run's requests timed out, or nothing was answered at all. */
@@ -983,6 +1027,8 @@ public final class Pipeline {
     ConformanceSummary conformance;
     String limitsReadBack = "";
     OpenFileLimit openFiles;
+    /** The server log's growth during the measured runs; null before the first. */
+    EntryResult.ServerLog serverLog;
     List<String> acceptedFailures = List.of();
     String brokenReason;
     final List<Double> freezeMillis = new ArrayList<>();
@@ -1093,7 +1139,7 @@ public final class Pipeline {
           v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
               .orElse(EntryResult.Facts.NONE), standsOn(),
           startup == null || memory == null || !config.benchmark() ? startup
-              : startup.withMemory(memory.figures("the measured runs")), openFiles, runtime.kind());
+              : startup.withMemory(memory.figures("the measured runs")), openFiles, runtime.kind(), serverLog);
     }
   }
 

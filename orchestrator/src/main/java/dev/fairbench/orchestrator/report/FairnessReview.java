@@ -40,7 +40,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       List<String> acceptedFailures,
       String freeze,
       String ladder,
-      String runtime) {}
+      String runtime,
+      String serverLog,
+      boolean logsPerRequest) {}
 
   /** Whether the workers seen under load are those WORKERS asked for. */
   public enum WorkersCheck {
@@ -147,9 +149,29 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)",
               conformance.verdict().name(), conformance.pass(), conformance.warn(), conformance.fail()),
           conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
-          runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), entry.runtimeOr(env)));
+          runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), entry.runtimeOr(env),
+          serverLog(entry.serverLog()), entry.serverLog() != null && entry.serverLog().perRequest()));
     }
     return new FairnessReview(env, results.method(), ExtraRoundsDone.of(results).orElse(null), results.breaks(), reviews, MachineSpeed.of(results).orElse(null));
+  }
+
+  /** What the server logged during its measured runs; empty where it was not read. */
+  static String serverLog(EntryResult.ServerLog log) {
+    if (log == null) {
+      return "";
+    }
+    String written = String.format(Locale.ROOT, "%s in %,d lines for %,d requests", bytes(log.bytes()), log.lines(),
+        log.requests());
+    if (!log.perRequest()) {
+      return written + " — not a line a request";
+    }
+    return String.format(Locale.ROOT, "**%s (%.2f lines a request): an access log or debug output, which production "
+        + "mode rules out (SPEC 0.3); its figures include that work**", written, log.linesPerRequest());
+  }
+
+  private static String bytes(long bytes) {
+    return bytes < 1024 ? bytes + " bytes" : bytes < 1 << 20 ? String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0)
+        : String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
   }
 
   private static String workersObserved(WorkerObservation seen, EntryResult entry, Environment env) {
@@ -268,6 +290,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       md.append("- Limits read back: ").append(MarkdownText.line(e.limitsReadBack())).append('\n');
       md.append("- Workers observed: ").append(e.workersObserved()).append(e.workersCheck().markdownSuffix()).append('\n');
       md.append("- Production mode: ").append(e.production().isEmpty() ? "(the manifest states nothing)" : MarkdownText.line(String.join("; ", e.production()))).append('\n');
+      if (!e.serverLog().isEmpty()) {
+        md.append("- Server log during the measured runs: ").append(e.serverLog()).append('\n');
+      }
       md.append("- Departures from idiom: ").append(e.departures().isEmpty() ? "none stated" : "").append('\n');
       e.departures().forEach(d -> md.append("  - ").append(MarkdownText.line(d)).append('\n'));
       md.append("- Conformance: ").append(MarkdownText.line(e.conformance())).append('\n');

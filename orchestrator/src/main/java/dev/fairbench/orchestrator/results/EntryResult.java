@@ -27,6 +27,8 @@ import java.util.Map;
  * @param runtime     where its server ran (or was to run): the run's default runtime, or the one its
  *                    selector named (`go-gin@docker`, whose id then carries the suffix); null in
  *                    results written before it was recorded (then the environment's runtime)
+ * @param serverLog   how much its server's log grew during its measured runs, against the requests they
+ *                    answered; null where it was not read (no measured run, results written before it)
  */
 public record EntryResult(
     String id,
@@ -50,7 +52,8 @@ public record EntryResult(
     // Left out of the file when absent: results without start-up figures read and write as before.
     @JsonInclude(JsonInclude.Include.NON_NULL) StartupFigures startup,
     @JsonInclude(JsonInclude.Include.NON_NULL) OpenFileLimit openFiles,
-    @JsonInclude(JsonInclude.Include.NON_NULL) RuntimeKind runtime) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) RuntimeKind runtime,
+    @JsonInclude(JsonInclude.Include.NON_NULL) ServerLog serverLog) {
 
   public EntryResult {
     role = role == null ? Role.ENTRY : role;
@@ -84,7 +87,7 @@ public record EntryResult(
       ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
       List<String> acceptedFailures, Facts facts, String standsOn) {
     this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
-        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, null, null, null);
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, null, null, null, null);
   }
 
   /** Without the open-file limit read back. */
@@ -93,7 +96,7 @@ public record EntryResult(
       ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
       List<String> acceptedFailures, Facts facts, String standsOn, StartupFigures startup) {
     this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
-        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, null, null);
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, null, null, null);
   }
 
   /** Without the runtime (results written before it was recorded). */
@@ -102,28 +105,38 @@ public record EntryResult(
       ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
       List<String> acceptedFailures, Facts facts, String standsOn, StartupFigures startup, OpenFileLimit openFiles) {
     this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
-        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, null);
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, null, null);
+  }
+
+  /** Without the server log's growth (results written before it was recorded). */
+  public EntryResult(String id, String entry, String variant, Role role, String language, String framework,
+      Map<String, String> versions, String workersModel, EntryStatus status, String reason, String logTail,
+      ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
+      List<String> acceptedFailures, Facts facts, String standsOn, StartupFigures startup, OpenFileLimit openFiles,
+      RuntimeKind runtime) {
+    this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, null);
   }
 
   public EntryResult withCells(List<CellResult> newCells) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime);
+        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, serverLog);
   }
 
   /** The same entry under another id (a within-run comparison shows two entries as one row). */
   public EntryResult withId(String newId) {
     return new EntryResult(newId, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, serverLog);
   }
 
   public EntryResult withStartup(StartupFigures newStartup) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup, openFiles, runtime);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup, openFiles, runtime, serverLog);
   }
 
   public EntryResult withRuntime(RuntimeKind newRuntime) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, newRuntime);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, newRuntime, serverLog);
   }
 
   /** The runtime its server ran in: its own, or (in results without one) the run's. */
@@ -147,6 +160,39 @@ public record EntryResult(
       description = description == null ? "" : description;
       production = production == null ? List.of() : List.copyOf(production);
       departures = departures == null ? List.of() : List.copyOf(departures);
+    }
+  }
+
+  /**
+   * What the server wrote to its log (stdout and stderr) while its cells' measured runs ran, and the requests
+   * those runs answered: a production server writes nothing per request (SPEC 0.3: no access log, no debug).
+   *
+   * @param bytes    how much the log grew
+   * @param lines    the lines among them
+   * @param requests the requests the runs answered
+   */
+  public record ServerLog(long bytes, long lines, long requests) {
+    /**
+     * An access log writes a line for every request; a server's notes about connections (a reset at the end of
+     * each run, a few lines each for 64 connections) stay far below one line for every two requests.
+     */
+    public static final double LINES_PER_REQUEST = 0.5;
+
+    public double bytesPerRequest() {
+      return requests == 0 ? 0 : (double) bytes / requests;
+    }
+
+    public double linesPerRequest() {
+      return requests == 0 ? 0 : (double) lines / requests;
+    }
+
+    /** Whether it wrote about a line a request or more. */
+    public boolean perRequest() {
+      return requests > 0 && linesPerRequest() >= LINES_PER_REQUEST;
+    }
+
+    public ServerLog plus(long moreBytes, long moreLines, long moreRequests) {
+      return new ServerLog(bytes + Math.max(0, moreBytes), lines + Math.max(0, moreLines), requests + moreRequests);
     }
   }
 

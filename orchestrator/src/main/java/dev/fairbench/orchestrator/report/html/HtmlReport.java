@@ -201,6 +201,11 @@ public final class HtmlReport {
       h.append("<dt>Workers observed</dt><dd class=\"").append(badge == null ? "ok" : "mismatch").append("\">")
           .append(Html.esc(e.workersObserved())).append(badge == null ? "" : " <span class=\"badge invalid\">" + badge + "</span>").append("</dd>");
       list(h, "Production mode", e.production(), "the manifest states nothing");
+      if (!e.serverLog().isEmpty()) {
+        h.append("<dt>Server log during the measured runs</dt><dd class=\"").append(e.logsPerRequest() ? "mismatch" : "ok")
+            .append("\">").append(Html.esc(e.serverLog().replace("**", "")))
+            .append(e.logsPerRequest() ? " <span class=\"badge invalid\">writes per request</span>" : "").append("</dd>");
+      }
       list(h, "Departures from idiom", e.departures(), "none stated");
       dd(h, "Conformance", e.conformance());
       if (!e.acceptedFailures().isEmpty()) {

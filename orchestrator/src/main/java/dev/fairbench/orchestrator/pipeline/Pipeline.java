@@ -39,6 +39,7 @@ import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.ClockTicks;
 import dev.fairbench.orchestrator.runtime.FreezeTiming;
 import dev.fairbench.orchestrator.runtime.ListenCheck;
+import dev.fairbench.orchestrator.runtime.LogFile;
 import dev.fairbench.orchestrator.runtime.ProcFs;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
@@ -786,7 +787,7 @@ public final class Pipeline {
         // thaw refills caches before the measured run (docs/ORCHESTRATOR.md, "Pilot").
         SlicedLoad.run(server.baseUrl(), cell.endpoint, REWARM_CONNECTIONS, config.rewarm(), config.rewarm());
       }
-      long logBefore = logSize(server);
+      long logBefore = LogFile.size(server.log());
       ResourceUsage before = server.usage();
       slot.memory.watch();
       ThreadSample threads = server.sampleThreads();
@@ -816,10 +817,10 @@ public final class Pipeline {
             after, meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()));
       }
       List<RunRecord.RssSample> rss = slot.memory.unwatch();
-      long logAfter = logSize(server);
+      long logAfter = LogFile.size(server.log());
       if (logBefore >= 0 && logAfter >= 0) {
         slot.serverLog = (slot.serverLog == null ? new EntryResult.ServerLog(0, 0, 0) : slot.serverLog)
-            .plus(logAfter - logBefore, linesBetween(server.log(), logBefore, logAfter), record.requests());
+            .plus(logAfter - logBefore, LogFile.linesBetween(server.log(), logBefore, logAfter), record.requests());
       }
       if (cell.kind.constantRate()) {
         record = record.withRssSamples(rss); // a soak's RSS slope comes from these (RssTrends)
@@ -859,43 +860,6 @@ public final class Pipeline {
       }
       return Optional.empty();
     }
-  }
-
-  /** The size of the server's log (its stdout and stderr) now; -1 when it cannot be read. */
-  private static long logSize(RunningServer server) {
-    try {
-      return java.nio.file.Files.size(server.log());
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-  }
-
-  /** The line ends in the log's bytes from one offset to another; 0 when they cannot be read. */
-  private static long linesBetween(java.nio.file.Path log, long from, long to) {
-    if (to <= from) {
-      return 0;
-    }
-    long lines = 0;
-    try (var channel = java.nio.channels.FileChannel.open(log)) {
-      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(64 * 1024);
-      long at = from;
-      while (at < to) {
-        buffer.clear().limit((int) Math.min(buffer.capacity(), to - at));
-        int read = channel.read(buffer, at);
-        if (read <= 0) {
-          break;
-        }
-        for (int i = 0; i < read; i++) {
-          if (buffer.get(i) == '\n') {
-            lines++;
-          }
-        }
-        at += read;
-      }
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-    return lines;
   }
 
   /** Most of the run's requests timed out, or nothing was answered at all. */

@@ -41,6 +41,35 @@ public final class Text {
     return out.toString();
   }
 
+  /**
+   * When two texts differ only in their Unicode normalization ("café" as é, or as e and a combining accent),
+   * words that say so, for a finding whose two sides would otherwise look the same; else "".
+   */
+  public static String normalizationHint(String expected, String actual) {
+    if (expected == null || actual == null || expected.equals(actual)
+        || !java.text.Normalizer.normalize(expected, java.text.Normalizer.Form.NFC)
+            .equals(java.text.Normalizer.normalize(actual, java.text.Normalizer.Form.NFC))) {
+      return "";
+    }
+    return " (the same text in another Unicode normalization: " + escapedBeyondAscii(actual, 80) + " instead of "
+        + escapedBeyondAscii(expected, 80) + ")";
+  }
+
+  /** At most {@code max} characters, each one beyond ASCII as \\uXXXX, so that two look-alikes look different. */
+  private static String escapedBeyondAscii(String text, int max) {
+    StringBuilder out = new StringBuilder();
+    text.codePoints().limit(max).forEach(cp -> {
+      if (cp < 0x80) {
+        appendEscaped(out, cp);
+      } else {
+        for (char c : Character.toChars(cp)) {
+          out.append(String.format("\\u%04X", (int) c));
+        }
+      }
+    });
+    return out.toString();
+  }
+
   /** A duration as a reader says it: "10 min", "90 s", "1 min 30 s". */
   public static String duration(java.time.Duration duration) {
     long seconds = duration.toSeconds();

@@ -103,8 +103,8 @@ final class Expect {
     JsonNode body = jsonIn(ex, "the body");
     JsonNode echoedName = body.path("name");
     assertThat(echoedName.isTextual() && echoedName.asText().equals(name))
-        .as("%s: expected \"name\" echoed exactly as %s, got %s",
-            ex.request(), Text.preview(Json.quote(name), 80), ex.summary())
+        .as("%s: expected \"name\" echoed exactly as %s, got %s%s",
+            ex.request(), Text.preview(Json.quote(name), 80), ex.summary(), Text.normalizationHint(name, echoedName.asText()))
         .isTrue();
     JsonNode echoedAge = body.path("age");
     assertThat(echoedAge.isNumber() && echoedAge.decimalValue().compareTo(BigDecimal.valueOf(age)) == 0)

@@ -216,7 +216,8 @@ class UserTest {
     JsonNode body = Expect.objectWithKeys(ex, "id", "name");
     assertThat(body.path("id").isTextual() && body.path("id").asText().equals(id)
             && body.path("name").isTextual() && body.path("name").asText().equals("User " + id))
-        .as("%s: expected {\"id\":%s,\"name\":%s}, got %s", ex.request(), Json.quote(id), Json.quote("User " + id), ex.summary())
+        .as("%s: expected {\"id\":%s,\"name\":%s}, got %s%s", ex.request(), Json.quote(id), Json.quote("User " + id),
+            ex.summary(), Text.normalizationHint(id, body.path("id").asText()))
         .isTrue();
   }
 }

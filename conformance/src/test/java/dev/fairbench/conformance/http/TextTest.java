@@ -17,6 +17,14 @@ class TextTest {
   }
 
   @Test
+  void saysWhenTwoTextsDifferOnlyInTheirUnicodeNormalization() {
+    assertThat(Text.normalizationHint("caf\u00E9", "cafe\u0301"))
+        .isEqualTo(" (the same text in another Unicode normalization: cafe\\u0301 instead of caf\\u00E9)");
+    assertThat(Text.normalizationHint("caf\u00E9", "caf\u00E9")).as("the same").isEmpty();
+    assertThat(Text.normalizationHint("caf\u00E9", "cafe")).as("other text").isEmpty();
+  }
+
+  @Test
   void showsInvalidUtf8ByteByByte() {
     assertThat(Text.preview(new byte[] {'a', (byte) 0xff, '"'}, 100)).isEqualTo("a\\xFF\"");
   }

@@ -160,18 +160,13 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     if (log == null) {
       return "";
     }
-    String written = String.format(Locale.ROOT, "%s in %,d lines for %,d requests", bytes(log.bytes()), log.lines(),
-        log.requests());
+    String written = String.format(Locale.ROOT, "%s in %,d lines for %,d requests", StartupTable.mebibytes(log.bytes()),
+        log.lines(), log.requests());
     if (!log.perRequest()) {
       return written + " — not a line a request";
     }
     return String.format(Locale.ROOT, "**%s (%.2f lines a request): an access log or debug output, which production "
         + "mode rules out (SPEC 0.3); its figures include that work**", written, log.linesPerRequest());
-  }
-
-  private static String bytes(long bytes) {
-    return bytes < 1024 ? bytes + " bytes" : bytes < 1 << 20 ? String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0)
-        : String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
   }
 
   private static String workersObserved(WorkerObservation seen, EntryResult entry, Environment env) {

@@ -72,8 +72,9 @@ public class ProgressPrinter implements RunListener {
   public void visitFinished(int round, int visit, int visits, String id, String cell, RunRecord run, boolean requeued) {
     String rate = run.rate() == null ? "" : String.format(Locale.ROOT, ", success %.2f%% of %,.0f/s",
         run.rate().successRate() * 100, run.rate().targetRate());
-    say("  %d.%02d/%d %s %s: %,.0f req/s%s, p99 %d µs, client CPU %.0f%%%s", round, visit, visits, id, cell,
-        run.requestsPerSecond(), rate, run.latencyMicros().p99(), run.clientCpuUtilisation() * 100,
+    say("  %d.%02d/%d %s %s: %,.0f req/s%s%s, client CPU %.0f%%%s", round, visit, visits, id, cell,
+        run.requestsPerSecond(), rate, run.latencyMicros() == null ? "" : ", p99 " + run.latencyMicros().p99() + " µs",
+        run.clientCpuUtilisation() * 100,
         requeued ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), repeated later",
             run.disturbance().share() * 100)
             : run.countedThoughDisturbed()

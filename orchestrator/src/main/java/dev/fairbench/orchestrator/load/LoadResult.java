@@ -8,7 +8,7 @@ package dev.fairbench.orchestrator.load;
  * @param bytes              bytes read
  * @param non2xx             responses with a status of 400 or more (wrk counts these as status errors)
  * @param connectErrors      socket errors by kind
- * @param latency            percentiles in microseconds
+ * @param latency            percentiles in microseconds; null when the client measured none (a pipelined wrk run)
  * @param clientCpuSeconds   CPU the load generator used
  * @param clientCpuUtilisation clientCpuSeconds over wall time: 1.0 is one core fully busy
  */
@@ -35,6 +35,12 @@ public record LoadResult(
 
   /** Latency percentiles in microseconds. */
   public record Latency(long p50, long p90, long p99, long p999, long max, double mean) {}
+
+  /** The same run without latency figures: wrk's are not a request's latency when it pipelines. */
+  public LoadResult withoutLatency() {
+    return new LoadResult(requests, durationSeconds, bytes, non2xx, connectErrors, readErrors, writeErrors, timeouts,
+        null, clientCpuSeconds, clientCpuUtilisation);
+  }
 
   public LoadResult withClientCpu(double cpuSeconds, double utilisation) {
     return new LoadResult(requests, durationSeconds, bytes, non2xx, connectErrors, readErrors, writeErrors, timeouts,

@@ -118,7 +118,8 @@ public final class Derivation {
     long errors = runs.stream().mapToLong(r -> r.non2xx() + r.socketErrors().total()).sum();
     double serverUtilisation = Statistics.median(runs.stream()
         .map(r -> r.durationSeconds() > 0 ? r.serverCpuSeconds() / r.durationSeconds() / serverCpus : 0.0).toList());
-    double littles = cell.kind().constantRate() ? Double.NaN : Statistics.median(runs.stream()
+    List<RunRecord> timed = runs.stream().filter(r -> r.latencyMicros() != null).toList();
+    double littles = cell.kind().constantRate() || timed.isEmpty() ? Double.NaN : Statistics.median(timed.stream()
         .map(r -> LittlesLaw.consistency(concurrency, r.latencyMicros().mean() / 1e6, r.requestsPerSecond())).toList());
     CellStats.Ratios ratios = null;
     if (calibration != null && cell.kind() == CellKind.THROUGHPUT && calibration.requestsPerSecond().containsKey(cell.endpoint())) {
@@ -142,15 +143,20 @@ public final class Derivation {
     }
     CellStats stats = new CellStats(runs.size(), median, Statistics.min(rawRps), Statistics.max(rawRps), rpsInterval,
         Statistics.coefficientOfVariation(rps), Statistics.microsPerRequest(median), cpuMedian, cpuInterval,
-        Math.round(median(runs.stream().map(r -> (double) r.latencyMicros().p50()).toList())),
-        Math.round(median(runs.stream().map(r -> (double) r.latencyMicros().p99()).toList())),
-        Math.round(median(runs.stream().map(r -> (double) r.latencyMicros().p999()).toList())),
+        latency(timed, RunRecord.LatencyRecord::p50), latency(timed, RunRecord.LatencyRecord::p99),
+        latency(timed, RunRecord.LatencyRecord::p999),
         runs.stream().mapToLong(RunRecord::serverPeakRssBytes).max().orElse(0),
         runs.stream().mapToDouble(RunRecord::clientCpuUtilisation).max().orElse(0), serverUtilisation, littles,
         requests == 0 ? 1 : (double) errors / requests, ratios, rate,
         cell.kind().constantRate() ? RssTrends.of(runs) : null);
     return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), stats,
         cell.workers(), cell.flags(), cell.answerBytes());
+  }
+
+  /** The median over the runs that have latency figures; null when none has. */
+  private static Long latency(List<RunRecord> timed, java.util.function.ToLongFunction<RunRecord.LatencyRecord> figure) {
+    return timed.isEmpty() ? null
+        : Math.round(median(timed.stream().map(r -> (double) figure.applyAsLong(r.latencyMicros())).toList()));
   }
 
   /** The rounds with their req/s effect on the log scale (0 = typical; -0.05 ≈ every cell 5% slower). */

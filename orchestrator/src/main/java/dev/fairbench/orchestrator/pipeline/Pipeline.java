@@ -803,8 +803,9 @@ public final class Pipeline {
         record = new RunRecord(round, visit, true, result.requests(), result.durationSeconds(), result.requestsPerSecond(),
             result.bytes(), result.non2xx(),
             new RunRecord.SocketErrors(result.connectErrors(), result.readErrors(), result.writeErrors(), result.timeouts()),
-            new RunRecord.LatencyRecord(result.latency().p50(), result.latency().p90(), result.latency().p99(),
-                result.latency().p999(), result.latency().max(), result.latency().mean()),
+            result.latency() == null ? null : new RunRecord.LatencyRecord(result.latency().p50(),
+                result.latency().p90(), result.latency().p99(), result.latency().p999(), result.latency().max(),
+                result.latency().mean()),
             cpu, after.peakRssBytes(), after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation(),
             meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()), null);
       } else {

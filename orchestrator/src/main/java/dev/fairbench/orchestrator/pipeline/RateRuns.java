@@ -31,7 +31,7 @@ final class RateRuns {
     RateRecord rate = new RateRecord(targetRate, scheduled, result.sent(), result.ok(), statuses, result.errorCounts(),
         unsent, clientLimited, scheduled - cut == 0 ? 0 : (double) result.ok() / (scheduled - cut), result.achievedRate());
     ConstantRateResult.Latency l = result.latency();
-    RunRecord.LatencyRecord latency = l == null ? new RunRecord.LatencyRecord(0, 0, 0, 0, 0, 0)
+    RunRecord.LatencyRecord latency = l == null ? null
         : new RunRecord.LatencyRecord(l.p50(), l.p90(), l.p99(), l.p999(), l.max(), l.mean());
     return new RunRecord(round, visit, true, result.completed(), result.durationSeconds(), result.achievedRate(),
         result.bodyBytes(),

@@ -111,7 +111,7 @@ public final class MarkdownReport {
                   s.cv() * 100),
               number("%.2f", s.cpuMicrosPerRequest()) + " " + interval(s.cpuInterval(), "%.2f"),
               s.runs() + counted(cell),
-              Long.toString(s.p50Micros()), Long.toString(s.p99Micros()),
+              micros(s.p50Micros()), micros(s.p99Micros()),
               String.format(Locale.ROOT, "%.1f", s.peakRssBytes() / 1048576.0),
               String.format(Locale.ROOT, "%.0f%% / %.0f%%", s.clientCpuUtilisation() * 100, s.serverCpuUtilisation() * 100),
               workers(cell.workers()),
@@ -123,7 +123,11 @@ public final class MarkdownReport {
           "p50 µs", "p99 µs", "peak RSS MiB", "client / server CPU", "workers seen", "trustworthy", "flags"), rows);
       md.append("Runs counts the runs the statistics use; a disturbed visit that was repeated is listed as +N. "
           + "Client CPU is the share of one core per load-client thread; server CPU the share of the server's CPUs. "
-          + "µs/req (1e6 / req/s) is in results.json.\n\n");
+          + "µs/req (1e6 / req/s) is in results.json."
+          + (untimed(document) ? " A latency shown as — was not measured: a pipelined cell (wrk's figures for "
+              + "pipelined requests are not a request's latency: docs/ORCHESTRATOR.md, \"Pipelining and new "
+              + "connections\"), or runs that got no answer." : "")
+          + "\n\n");
     }
 
     if (!document.rounds().isEmpty()) {
@@ -276,7 +280,7 @@ public final class MarkdownReport {
             String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.otherStatuses()),
             String.format(Locale.ROOT, "%,d", r.clientErrors()), unsent(r),
             String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
-            s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros(),
+            latencies(s),
             number("%.2f", s.cpuMicrosPerRequest()) + " " + interval(s.cpuInterval(), "%.2f")));
         if (slopes) {
           row.add(rssSlope(cell));
@@ -415,6 +419,21 @@ public final class MarkdownReport {
     }
     double share = interval.halfWidthShareOf(centre);
     return Double.isFinite(share) ? String.format(Locale.ROOT, "±%.1f%%", share * 100) : "±—";
+  }
+
+  private static boolean untimed(ResultsDocument document) {
+    return document.entries().stream().flatMap(e -> e.cells().stream())
+        .anyMatch(c -> c.stats() != null && c.stats().p50Micros() == null);
+  }
+
+  /** A latency in µs, or "—" when the load client measured none (a pipelined wrk run). */
+  static String micros(Long value) {
+    return value == null ? "—" : Long.toString(value);
+  }
+
+  /** "p50 / p99 / p99.9" in µs. */
+  public static String latencies(CellStats s) {
+    return micros(s.p50Micros()) + " / " + micros(s.p99Micros()) + " / " + micros(s.p999Micros());
   }
 
   /** The figure in {@code format}, or "—" when there is none (CPU per request of runs that made no request). */

@@ -26,11 +26,12 @@ public final class RunsCsv {
         for (RunRecord r : cell.runs()) {
           RunRecord.Disturbance d = r.disturbance() == null ? RunRecord.Disturbance.NONE : r.disturbance();
           RunRecord.RateRecord rate = r.rate();
+          RunRecord.LatencyRecord l = r.latencyMicros();
           List<Object> row = List.of(entry.id(), entry.role().wireName(), cell.endpoint(), cell.kind().wireName(),
               cell.rate(), r.round(), r.visit(), r.counted(), r.requests(), num(r.durationSeconds()),
-              num(r.requestsPerSecond()), r.non2xx(), r.socketErrors().total(), r.latencyMicros().p50(),
-              r.latencyMicros().p90(), r.latencyMicros().p99(), r.latencyMicros().p999(), r.latencyMicros().max(),
-              num(r.latencyMicros().mean()), num(r.serverCpuSeconds()), r.serverPeakRssBytes(), num(r.clientCpuSeconds()),
+              num(r.requestsPerSecond()), r.non2xx(), r.socketErrors().total(), l == null ? "" : l.p50(),
+              l == null ? "" : l.p90(), l == null ? "" : l.p99(), l == null ? "" : l.p999(), l == null ? "" : l.max(),
+              l == null ? "" : num(l.mean()), num(r.serverCpuSeconds()), r.serverPeakRssBytes(), num(r.clientCpuSeconds()),
               num(r.clientCpuUtilisation()), num(d.stealSeconds()), num(d.otherTasksSeconds()), num(d.pressureSeconds()),
               d.involuntarySwitches(), d.majorFaults(), num(d.share()), d.disturbed(),
               rate == null ? "" : num(rate.targetRate()), rate == null ? "" : rate.scheduled(),

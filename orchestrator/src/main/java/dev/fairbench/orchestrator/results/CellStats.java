@@ -13,13 +13,15 @@ import dev.fairbench.orchestrator.stats.Interval;
  * @param microsPerRequest   1e6 / median req/s
  * @param cpuMicrosPerRequest median over runs of server CPU-µs per request
  * @param cpuInterval        95% confidence interval of that median; null with too few runs
- * @param p50Micros          median over runs of p50 latency
- * @param p99Micros          median over runs of p99 latency
- * @param p999Micros         median over runs of p99.9 latency
+ * @param p50Micros          median over runs of p50 latency; null (left out of the file) when no run has latency
+ *                           figures: a pipelined cell ({@link RunRecord#latencyMicros()})
+ * @param p99Micros          median over runs of p99 latency; null as p50Micros
+ * @param p999Micros         median over runs of p99.9 latency; null as p50Micros
  * @param peakRssBytes       the largest server peak RSS of the runs
  * @param clientCpuUtilisation the largest client utilisation of the runs
  * @param serverCpuUtilisation median over runs of the server's CPU seconds over wall seconds, per server CPU
- * @param littlesLaw         (connections ÷ mean latency) ÷ req/s, median over runs; 1 when consistent
+ * @param littlesLaw         (connections ÷ mean latency) ÷ req/s, median over runs; 1 when consistent; NaN
+ *                           without latency figures
  * @param errorShare         (non-2xx + socket errors) over requests, all runs
  * @param toCalibration      req/s and CPU-µs/request over the calibration server's for the same endpoint
  *                           in the same run; null when there is none
@@ -37,9 +39,9 @@ public record CellStats(
     double microsPerRequest,
     double cpuMicrosPerRequest,
     Interval cpuInterval,
-    long p50Micros,
-    long p99Micros,
-    long p999Micros,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long p50Micros,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long p99Micros,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long p999Micros,
     long peakRssBytes,
     double clientCpuUtilisation,
     double serverCpuUtilisation,
@@ -52,7 +54,7 @@ public record CellStats(
   /** Without a memory trend. */
   public CellStats(int runs, double medianRequestsPerSecond, double minRequestsPerSecond, double maxRequestsPerSecond,
       Interval requestsPerSecondInterval, double cv, double microsPerRequest, double cpuMicrosPerRequest,
-      Interval cpuInterval, long p50Micros, long p99Micros, long p999Micros, long peakRssBytes,
+      Interval cpuInterval, Long p50Micros, Long p99Micros, Long p999Micros, long peakRssBytes,
       double clientCpuUtilisation, double serverCpuUtilisation, double littlesLaw, double errorShare,
       Ratios toCalibration, RateStats rate) {
     this(runs, medianRequestsPerSecond, minRequestsPerSecond, maxRequestsPerSecond, requestsPerSecondInterval, cv,

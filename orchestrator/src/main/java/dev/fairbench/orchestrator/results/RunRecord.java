@@ -16,6 +16,10 @@ import java.util.Map;
  * @param bytes               what the load client read: wrk every byte of the answers, oha their bodies
  *                            (0 in rate runs made before it was recorded)
  * @param non2xx              responses with status 400 or more
+ * @param latencyMicros       the load client's latency figures; null when it measured none (left out of the
+ *                            file then): a pipelined wrk run, whose figures are not a request's latency
+ *                            (docs/ORCHESTRATOR.md, "Pipelining and new connections"), or a rate run that got
+ *                            no answer
  * @param serverCpuSeconds    CPU the server used during this run
  * @param serverPeakRssBytes  the server's peak resident memory (sum of its processes' VmHWM) after the run
  * @param serverMemoryPeakBytes the peak of its cgroup's memory use (page cache included), -1 when unknown
@@ -36,7 +40,7 @@ public record RunRecord(
     long bytes,
     long non2xx,
     SocketErrors socketErrors,
-    LatencyRecord latencyMicros,
+    @JsonInclude(JsonInclude.Include.NON_NULL) LatencyRecord latencyMicros,
     double serverCpuSeconds,
     long serverPeakRssBytes,
     long serverMemoryPeakBytes,

@@ -93,4 +93,18 @@ class WrkScriptTest {
   void pipeliningWritesItsBatchThroughTheScript() throws Exception {
     assertThat(wrk("GET", "-", "4", "0")).contains("PER-REQUEST=true").doesNotContain("REQUESTS=0\n");
   }
+
+  @Test
+  void aPipelinedRunHasNoLatencyFiguresSinceWrksAreNotARequestsLatency() throws Exception {
+    WrkLoadGenerator generator = WrkLoadGenerator.create("0");
+    java.net.URI base = java.net.URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+    LoadResult plain = generator.run(new LoadSpec(base, dev.fairbench.orchestrator.core.Endpoint.PLAINTEXT,
+        java.time.Duration.ofSeconds(1), 2, 1, java.time.Duration.ofSeconds(2), 1, true));
+    LoadResult pipelined = generator.run(new LoadSpec(base, dev.fairbench.orchestrator.core.Endpoint.PLAINTEXT,
+        java.time.Duration.ofSeconds(1), 2, 1, java.time.Duration.ofSeconds(2), 4, true));
+    assertThat(plain.latency()).isNotNull();
+    assertThat(plain.latency().p50()).isPositive();
+    assertThat(pipelined.requests()).isPositive();
+    assertThat(pipelined.latency()).isNull();
+  }
 }

@@ -30,6 +30,20 @@ class MarkdownReportTest {
   }
 
   @Test
+  void aCellWhoseLoadClientMeasuredNoLatencyShowsNoneNotZero() {
+    List<dev.fairbench.orchestrator.results.RunRecord> untimed = ResultsFixtures.runs(9_000, 9_100, 9_050, 9_020, 9_080, 9_060)
+        .stream().map(r -> new dev.fairbench.orchestrator.results.RunRecord(r.round(), 1, true, r.requests(),
+            r.durationSeconds(), r.requestsPerSecond(), r.bytes(), r.non2xx(), r.socketErrors(), null,
+            r.serverCpuSeconds(), r.serverPeakRssBytes(), r.serverMemoryPeakBytes(), r.clientCpuSeconds(),
+            r.clientCpuUtilisation(), r.disturbance(), null)).toList();
+    String report = MarkdownReport.render(ResultsFixtures.derived(ResultsFixtures.document(6, List.of(
+        ResultsFixtures.measured("pipelined-entry", "P", List.of(ResultsFixtures.cell("plaintext", untimed)), null)))));
+    assertThat(report).containsPattern("\\| pipelined-entry \\| plaintext \\| [^|]+\\| [^|]+\\| 6 \\| — \\| — \\|")
+        .contains("A latency shown as — was not measured");
+    assertThat(md).doesNotContain("A latency shown as —");
+  }
+
+  @Test
   void theTrustLineComesFirstAndCountsOnlyEntryCells() {
     assertThat(md).contains("**Trustworthy: 3 of 4 entry cells**");
     assertThat(md.indexOf("Trustworthy:")).isLessThan(md.indexOf("## Requests per second"));

@@ -163,6 +163,21 @@ class QualityTest {
   }
 
   @Test
+  void runsWithoutLatencyFiguresGiveACellWithoutLatencyAndWithoutALittlesLawCheck() {
+    List<RunRecord> pipelined = steady(0.5, 0.99, 0).stream().map(r -> new RunRecord(r.round(), 1, true, r.requests(),
+        r.durationSeconds(), r.requestsPerSecond(), r.bytes(), r.non2xx(), r.socketErrors(), null, r.serverCpuSeconds(),
+        r.serverPeakRssBytes(), r.serverMemoryPeakBytes(), r.clientCpuSeconds(), r.clientCpuUtilisation(),
+        r.disturbance(), null)).toList();
+    CellResult c = derived(cell("json", pipelined));
+    assertThat(c.stats().p50Micros()).isNull();
+    assertThat(c.stats().p99Micros()).isNull();
+    assertThat(c.stats().p999Micros()).isNull();
+    assertThat(c.stats().littlesLaw()).isNaN();
+    assertThat(c.flags()).isEmpty();
+    assertThat(Quality.trustworthy(c)).isTrue();
+  }
+
+  @Test
   void aDisturbedVisitThatWasRepeatedIsLeftOutOfTheStatistics() {
     List<RunRecord> runs = new java.util.ArrayList<>(steady(0.5, 0.99, 0));
     RunRecord outlier = run(3, 1_000, 0.5, 0.99, 0);

@@ -62,8 +62,8 @@ public final class HtmlReport {
           .append(Html.esc(endpoint)).append("</h2>\n");
       h.append(chart(results, endpoint, "rps", "Requests per second", "req/s", true, s -> s.medianRequestsPerSecond(), true));
       h.append(chart(results, endpoint, "cpu", "Server CPU per request", "CPU-µs/request", false, CellStats::cpuMicrosPerRequest, true));
-      h.append(chart(results, endpoint, "p50", "Latency p50", "µs", false, s -> (double) s.p50Micros(), false));
-      h.append(chart(results, endpoint, "p99", "Latency p99", "µs", false, s -> (double) s.p99Micros(), false));
+      h.append(chart(results, endpoint, "p50", "Latency p50", "µs", false, s -> micros(s.p50Micros()), false));
+      h.append(chart(results, endpoint, "p99", "Latency p99", "µs", false, s -> micros(s.p99Micros()), false));
       h.append(chart(results, endpoint, "rss", "Peak RSS", "MiB", false, s -> s.peakRssBytes() / 1048576.0, false));
       h.append("</section>\n");
     }
@@ -80,6 +80,11 @@ public final class HtmlReport {
 
   private interface Metric {
     double of(CellStats stats);
+  }
+
+  /** NaN for a latency the load client did not measure (a pipelined wrk run): the bar says "not computable". */
+  private static double micros(Long value) {
+    return value == null ? Double.NaN : value;
   }
 
   private static String chart(ResultsDocument results, String endpoint, String kind, String title, String unit,
@@ -249,7 +254,7 @@ public final class HtmlReport {
             String.format(Locale.ROOT, "%,d", r.clientErrors()),
             dev.fairbench.orchestrator.report.MarkdownReport.unsent(r),
             String.format(Locale.ROOT, "%.3f%%", r.successRate() * 100),
-            s.p50Micros() + " / " + s.p99Micros() + " / " + s.p999Micros()));
+            dev.fairbench.orchestrator.report.MarkdownReport.latencies(s)));
         if (slopes) {
           row.add(dev.fairbench.orchestrator.report.MarkdownReport.rssSlope(cell));
         }

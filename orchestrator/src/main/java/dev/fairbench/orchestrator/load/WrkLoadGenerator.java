@@ -59,7 +59,18 @@ public final class WrkLoadGenerator implements LoadGenerator {
     // wrk -v prints "wrk 4.1.0 [epoll] Copyright ..." and exits 1: its output is read either way.
     String version = client instanceof LocalLoadClient ? detectVersion()
         : client.output(List.of("sh", "-c", "wrk -v 2>&1; true")).map(WrkLoadGenerator::parseVersion).orElse("unknown");
-    return new WrkLoadGenerator(client, script, version);
+    // The script is part of the client: how it is written changes what wrk costs per request (docs/ORCHESTRATOR.md,
+    // "Overhead"), so runs made with another script say so, and compare lists it as a difference.
+    return new WrkLoadGenerator(client, script, version + " (script " + scriptDigest(lua) + ")");
+  }
+
+  /** The first 8 hex digits of the script's SHA-256. */
+  static String scriptDigest(byte[] lua) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(lua), 0, 4);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
   }
 
   /** wrk -v prints "wrk 4.1.0 [epoll] Copyright ..." and exits 1. */

@@ -107,4 +107,17 @@ class WrkScriptTest {
     assertThat(pipelined.requests()).isPositive();
     assertThat(pipelined.latency()).isNull();
   }
+
+  @Test
+  void theLoadGeneratorNamesTheScriptSoThatRunsMadeWithAnotherOneDiffer() throws Exception {
+    byte[] script;
+    try (InputStream in = WrkScriptTest.class.getResourceAsStream("/dev/fairbench/orchestrator/load/fairbench.lua")) {
+      script = in.readAllBytes();
+    }
+    assertThat(WrkLoadGenerator.create("0").version()).matches("wrk \\S+ \\(script [0-9a-f]{8}\\)")
+        .endsWith("(script " + WrkLoadGenerator.scriptDigest(script) + ")");
+    byte[] edited = java.util.Arrays.copyOf(script, script.length + 1);
+    edited[script.length] = '\n';
+    assertThat(WrkLoadGenerator.scriptDigest(edited)).isNotEqualTo(WrkLoadGenerator.scriptDigest(script));
+  }
 }

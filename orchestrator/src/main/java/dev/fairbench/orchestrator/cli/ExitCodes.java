@@ -10,4 +10,7 @@ public final class ExitCodes {
   public static final int FAILED = 1;
   /** A usage error (bad option, unknown entry) or a server that cannot be reached. */
   public static final int USAGE = 2;
+
+  /** Stopped by an interruption, as a shell reports a program ended by SIGINT (128 + 2). */
+  public static final int INTERRUPTED = 130;
 }

@@ -8,6 +8,8 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
 import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.runtime.Availability;
+import dev.fairbench.orchestrator.runtime.ListenCheck;
+import dev.fairbench.orchestrator.runtime.ProcFs;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
@@ -108,6 +110,12 @@ public final class ServeCommand implements Callable<Integer> {
     }, "fairbench-serve-stop");
     Runtime.getRuntime().addShutdownHook(hook);
 
+    if (!runtime.remote()) {
+      // What `conformance` and `run` refuse before the suite (SPEC 0.1), said while the entry is being written.
+      ListenCheck.beyondHost(server.baseUrl(), ProcFs.listeningAddresses(server.baseUrl().getPort()))
+          .ifPresent(wider -> err.println("fairbench serve: warning: " + variant.id() + " " + wider
+              + "; conformance and run fail it before the suite"));
+    }
     out.println(variant.id() + " is serving at " + server.baseUrl());
     out.printf("  runtime %s, limits %s: server CPUs %s, memory %d MiB, WORKERS=%d%n", runtime.name(),
         runtime.limitsMode(), limits.serverCpus(), limits.memoryBytes() / (1024 * 1024), limits.workers());
@@ -117,8 +125,20 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("Press Ctrl-C to stop.");
     out.flush();
 
-    while (server.isAlive() && !stopping.get()) {
-      Thread.sleep(500);
+    try {
+      while (server.isAlive() && !stopping.get()) {
+        Thread.sleep(500);
+      }
+    } catch (InterruptedException e) {
+      // Stopped from within this JVM (not by a signal): stop the server too, as Ctrl-C would.
+      server.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook runs anyway
+      }
+      Thread.currentThread().interrupt();
+      return ExitCodes.INTERRUPTED;
     }
     if (!stopping.get()) {
       // A Ctrl-C in a terminal reaches the server's processes too: give the shutdown a moment

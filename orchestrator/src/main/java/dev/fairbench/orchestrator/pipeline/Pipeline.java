@@ -43,6 +43,7 @@ import dev.fairbench.orchestrator.runtime.LogFile;
 import dev.fairbench.orchestrator.runtime.ProcFs;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
+import dev.fairbench.orchestrator.runtime.ServerRegistry;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
 import dev.fairbench.orchestrator.runtime.ThreadSample;
@@ -118,6 +119,11 @@ public final class Pipeline {
 
   static volatile ResultsWriter resultsWriter = ResultsJson::write;
   static volatile VisitHook afterVisit = (round, visits) -> {};
+  /**
+   * Whether the JVM is stopping everything (Ctrl-C, SIGTERM): the rounds may still go on for a moment
+   * against stopped servers, and nothing measured from then on is written. A seam for tests.
+   */
+  static volatile java.util.function.BooleanSupplier terminating = ServerRegistry::stopping;
 
   /**
    * @param wrk         the throughput load generator; null when only conformance runs
@@ -164,6 +170,11 @@ public final class Pipeline {
       for (Slot slot : slots) {
         slot.stop();
       }
+    }
+    if (terminating.getAsBoolean()) {
+      // The visits since the signal met stopped servers; the file keeps those before it.
+      throw new InterruptedException("terminated: " + resultsFile + " keeps the visits made before; `fairbench run "
+          + "--resume " + resultsFile.getParent() + "` continues the run");
     }
     if (resumption != null && !mayWrite) {
       keepRunsBeforeTheBreak(); // no cell was measured after the break: the rounds before it stay
@@ -654,6 +665,9 @@ public final class Pipeline {
     Set<Cell> repeated = new java.util.HashSet<>();
     for (int i = 0; i < queue.size(); i++) {
       Cell cell = queue.get(i);
+      if (terminating.getAsBoolean()) {
+        return;
+      }
       if (cell.failed()) {
         continue;
       }
@@ -965,7 +979,7 @@ public final class Pipeline {
   }
 
   private void save() {
-    if (mayWrite) {
+    if (mayWrite && !terminating.getAsBoolean()) {
       write(document());
     }
   }

@@ -13,6 +13,7 @@ import java.util.Set;
 public final class ServerRegistry {
   private static final Set<Object> LIVE = Collections.synchronizedSet(new LinkedHashSet<>());
   private static volatile boolean hookInstalled;
+  private static volatile boolean stopping;
 
   private ServerRegistry() {}
 
@@ -36,6 +37,15 @@ public final class ServerRegistry {
     LIVE.remove(handle);
   }
 
+  /**
+   * Whether the JVM is shutting down (the hook has begun stopping everything). The work still going
+   * on meanwhile sees its servers and load clients vanish: what it measures from then on is not a
+   * measurement and must not be recorded.
+   */
+  public static boolean stopping() {
+    return stopping;
+  }
+
   private static synchronized void installHook() {
     if (hookInstalled) {
       return;
@@ -45,6 +55,7 @@ public final class ServerRegistry {
   }
 
   static void stopAll() {
+    stopping = true;
     List<Object> live;
     synchronized (LIVE) {
       live = new ArrayList<>(LIVE);

@@ -36,10 +36,14 @@ class MarkdownReportTest {
             r.durationSeconds(), r.requestsPerSecond(), r.bytes(), r.non2xx(), r.socketErrors(), null,
             r.serverCpuSeconds(), r.serverPeakRssBytes(), r.serverMemoryPeakBytes(), r.clientCpuSeconds(),
             r.clientCpuUtilisation(), r.disturbance(), null)).toList();
-    String report = MarkdownReport.render(ResultsFixtures.derived(ResultsFixtures.document(6, List.of(
-        ResultsFixtures.measured("pipelined-entry", "P", List.of(ResultsFixtures.cell("plaintext", untimed)), null)))));
+    var document = ResultsFixtures.derived(ResultsFixtures.document(6, List.of(
+        ResultsFixtures.measured("pipelined-entry", "P", List.of(ResultsFixtures.cell("plaintext", untimed)), null))));
+    String report = MarkdownReport.render(document);
     assertThat(report).containsPattern("\\| pipelined-entry \\| plaintext \\| [^|]+\\| [^|]+\\| 6 \\| — \\| — \\|")
         .contains("A latency shown as — was not measured");
+    String html = dev.fairbench.orchestrator.report.html.HtmlReport.render(document, FairnessReview.of(document));
+    assertThat(html).as("the latency charts say why the bar is missing").contains("not measured: a pipelined cell")
+        .doesNotContain("not computable");
     assertThat(md).doesNotContain("A latency shown as —");
   }
 

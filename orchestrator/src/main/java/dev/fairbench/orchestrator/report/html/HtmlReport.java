@@ -82,7 +82,10 @@ public final class HtmlReport {
     double of(CellStats stats);
   }
 
-  /** NaN for a latency the load client did not measure (a pipelined wrk run): the bar says "not computable". */
+  /** NaN for a latency the load client did not measure (a pipelined wrk run): the bar says so. */
+  static final String NO_LATENCY = "not measured: a pipelined cell (wrk's figures for pipelined requests are "
+      + "not a request's latency), or runs that got no answer";
+
   private static double micros(Long value) {
     return value == null ? Double.NaN : value;
   }
@@ -114,9 +117,10 @@ public final class HtmlReport {
       if (flags.contains(Flag.WIDE_INTERVAL) || flags.contains(Flag.FEW_RUNS)) marks.add(BarChart.Mark.NOISY);
       double value = metric.of(s);
       Interval whiskers = withWhiskers ? ("cpu".equals(kind) ? s.cpuInterval() : s.requestsPerSecondInterval()) : null;
+      String missing = kind.startsWith("p") ? NO_LATENCY : "not computable";
       chart.add(new BarChart.Bar(label, Double.isFinite(value) ? value : null,
           whiskers == null ? null : whiskers.low(), whiskers == null ? null : whiskers.high(), marks,
-          Double.isFinite(value) ? null : "not computable"));
+          Double.isFinite(value) ? null : missing));
     }
     return "<figure class=\"chart-box " + kind + "\">" + chart.toSvg() + "</figure>\n";
   }

@@ -41,6 +41,7 @@ public final class FairbenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   public static void main(String[] args) {
+    Thread.setDefaultUncaughtExceptionHandler(dev.fairbench.orchestrator.runtime.ServerRegistry::uncaught);
     System.exit(newCommandLine().execute(args));
   }
 

@@ -161,20 +161,20 @@ public final class Pipeline {
     save();
     mixed = java.util.stream.Stream.concat(servers.stream(), calibration.stream())
         .map(p -> p.runtime().kind()).distinct().count() > 1;
+    ServerRegistry.sayOnStop("fairbench run: interrupted, stopping every server; " + howToGoOn());
     try {
       prepareAll(servers, calibration);
       if (config.benchmark() && !config.onlyStartup()) {
         measure();
       }
     } finally {
+      ServerRegistry.sayOnStop(null);
       for (Slot slot : slots) {
         slot.stop();
       }
     }
     if (terminating.getAsBoolean()) {
-      // The visits since the signal met stopped servers; the file keeps those before it.
-      throw new InterruptedException("terminated: " + resultsFile + " keeps the visits made before; `fairbench run "
-          + "--resume " + resultsFile.getParent() + "` continues the run");
+      throw terminated(); // the visits since the signal met stopped servers; the file keeps those before it
     }
     if (resumption != null && !mayWrite) {
       keepRunsBeforeTheBreak(); // no cell was measured after the break: the rounds before it stay
@@ -189,6 +189,9 @@ public final class Pipeline {
     calibration.ifPresent(all::add);
     int index = 0;
     for (Placement placement : all) {
+      if (terminating.getAsBoolean()) {
+        throw terminated();
+      }
       Selection selection = placement.selection();
       Role role = calibration.isPresent() && placement == calibration.get() ? Role.CALIBRATION
           : selection.variant().map(EntryVariant::baseline).orElse(false) ? Role.BASELINE : Role.ENTRY;
@@ -866,6 +869,9 @@ public final class Pipeline {
       return Optional.of(record);
     } catch (LoadException e) {
       slot.memory.unwatch();
+      if (terminating.getAsBoolean()) {
+        return Optional.empty(); // the shutdown killed the load client
+      }
       if (!server.isAlive()) {
         failAllOf(slot);
       } else {
@@ -903,6 +909,9 @@ public final class Pipeline {
   }
 
   private void failAllOf(Slot slot, String reason) {
+    if (terminating.getAsBoolean()) {
+      return; // the shutdown stopped it: not the server's failure, and nothing is written any more
+    }
     if (slot.brokenReason == null) {
       slot.brokenReason = reason;
       slot.logTail = slot.server == null ? "" : slot.server.logTail(TAIL_LINES);
@@ -976,6 +985,15 @@ public final class Pipeline {
           kept.stream().anyMatch(RunRecord::counted) ? CellStatus.PARTIAL : CellStatus.FAILED,
           "not measured after the break: " + slot.reason, kept, null, c.workers(), List.of(), c.answerBytes());
     }).toList()).orElse(List.<CellResult>of());
+  }
+
+  private InterruptedException terminated() {
+    return new InterruptedException("terminated: " + howToGoOn());
+  }
+
+  private String howToGoOn() {
+    return resultsFile + " keeps the visits made before; `fairbench run --resume " + resultsFile.getParent()
+        + "` continues the run";
   }
 
   private void save() {

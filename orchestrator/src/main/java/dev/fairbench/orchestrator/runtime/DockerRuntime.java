@@ -691,8 +691,8 @@ public final class DockerRuntime implements ServerRuntime {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    return root == e ? message : Objects.toString(e.getMessage(), "") + ": " + message;
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage().strip();
+    return root == e ? message : Objects.toString(e.getMessage(), "").strip() + ": " + message;
   }
 
   static void closeQuietly(AutoCloseable closeable) {

@@ -401,7 +401,9 @@ public final class DockerServer implements RunningServer {
       try {
         thaw();
       } catch (RuntimeException e) {
-        System.err.println("fairbench: " + e.getMessage() + "; removing it anyway");
+        if (!ServerRegistry.stopping() && !gone()) { // at shutdown only a failed removal is worth a line
+          System.err.println("fairbench: " + e.getMessage() + "; removing it anyway");
+        }
       }
     }
     closed = true;
@@ -422,6 +424,21 @@ public final class DockerServer implements RunningServer {
     }
     DockerRuntime.closeQuietly(logStream);
     ServerRegistry.untrack(this);
+  }
+
+  /**
+   * Whether the engine no longer knows the container: at shutdown Testcontainers' own hook removes the
+   * containers of its session while this one closes them.
+   */
+  private boolean gone() {
+    try {
+      client().inspectContainerCmd(containerId).exec();
+      return false;
+    } catch (NotFoundException e) {
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /** The files of a container's cgroup that say its CPU time, peak memory and processes. */

@@ -14,23 +14,38 @@ public final class ServerRegistry {
   private static final Set<Object> LIVE = Collections.synchronizedSet(new LinkedHashSet<>());
   private static volatile boolean hookInstalled;
   private static volatile boolean stopping;
+  private static volatile String onStop;
 
   private ServerRegistry() {}
 
   public static void track(RunningServer server) {
-    installHook();
-    LIVE.add(server);
+    add(server);
   }
 
   public static void track(Process process) {
-    installHook();
-    LIVE.add(process);
+    add(process);
   }
 
   /** Anything else to close at the end (the load client's container). */
   public static void track(AutoCloseable handle) {
+    add(handle);
+  }
+
+  /**
+   * Tracks {@code handle}; once the hook has begun, stops it at once instead: the hook has taken its
+   * list, and whatever the work still going on starts now would outlive the JVM.
+   */
+  private static void add(Object handle) {
     installHook();
     LIVE.add(handle);
+    if (stopping) {
+      stop(handle);
+    }
+  }
+
+  /** A line the hook prints before it stops everything (what the interrupted work left, how to go on); null for none. */
+  public static void sayOnStop(String line) {
+    onStop = line;
   }
 
   public static void untrack(Object handle) {
@@ -46,6 +61,33 @@ public final class ServerRegistry {
     return stopping;
   }
 
+  /**
+   * For {@link Thread#setDefaultUncaughtExceptionHandler}: an exception no thread caught, as one line
+   * (the stack trace with FAIRBENCH_DEBUG set). Testcontainers' own shutdown hook removes the
+   * containers of its session while this hook removes them too, and fails with "No such container"
+   * on the ones already gone: during shutdown that is the outcome both wanted, so it says nothing.
+   */
+  public static void uncaught(Thread thread, Throwable e) {
+    String line = uncaughtLine(thread, e, stopping);
+    if (line != null) {
+      System.err.println(line);
+      if (System.getenv("FAIRBENCH_DEBUG") != null) {
+        e.printStackTrace();
+      }
+    }
+  }
+
+  /** What {@link #uncaught} prints; null for nothing. */
+  static String uncaughtLine(Thread thread, Throwable e, boolean shuttingDown) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (shuttingDown && t instanceof com.github.dockerjava.api.exception.NotFoundException) {
+        return null;
+      }
+    }
+    return "fairbench: unexpected error in thread " + thread.getName() + ": " + DockerRuntime.rootMessage(e)
+        + (System.getenv("FAIRBENCH_DEBUG") != null ? "" : " (set FAIRBENCH_DEBUG=1 for the stack trace)");
+  }
+
   private static synchronized void installHook() {
     if (hookInstalled) {
       return;
@@ -56,23 +98,29 @@ public final class ServerRegistry {
 
   static void stopAll() {
     stopping = true;
+    String line = onStop;
+    if (line != null) {
+      System.err.println(line);
+    }
     List<Object> live;
     synchronized (LIVE) {
       live = new ArrayList<>(LIVE);
     }
     Collections.reverse(live);
-    for (Object handle : live) {
-      try {
-        if (handle instanceof RunningServer server) {
-          server.close();
-        } else if (handle instanceof Process process) {
-          Commands.killTree(process.toHandle());
-        } else if (handle instanceof AutoCloseable closeable) {
-          closeable.close();
-        }
-      } catch (Exception e) {
-        System.err.println("fairbench: cleanup of " + handle + " failed: " + e.getMessage());
+    live.forEach(ServerRegistry::stop);
+  }
+
+  private static void stop(Object handle) {
+    try {
+      if (handle instanceof RunningServer server) {
+        server.close();
+      } else if (handle instanceof Process process) {
+        Commands.killTree(process.toHandle());
+      } else if (handle instanceof AutoCloseable closeable) {
+        closeable.close();
       }
+    } catch (Exception e) {
+      System.err.println("fairbench: cleanup of " + handle + " failed: " + e.getMessage());
     }
   }
 }

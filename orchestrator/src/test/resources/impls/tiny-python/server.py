@@ -10,8 +10,11 @@ a soak must flag. "erratic" spends a millisecond of CPU on every GET /json durin
 of the wall clock: its speed from one visit to the next is as unsteady as a run can be. "short"
 answers GET /json with {"message":"Hello"}: a server that sends less under load than it was checked with.
 "forged" answers it with {"message": "Hello, Wor1d!"}: the checked size, not the checked answer.
+"escape" writes the process into the root cgroup of every hierarchy (it runs as root): a server that
+leaves its limits under load; "escape-at-start" does it before it listens.
 """
 
+import glob
 import json
 import math
 import os
@@ -49,10 +52,21 @@ def maybe_fail():
         kept.append(b"\xff" * LEAK_BYTES)  # written, so resident: no zero page stands in for it
     elif FAULT == "hang":
         os.kill(os.getpid(), signal.SIGSTOP)
+    elif FAULT == "escape" and json_requests == FAULT_AFTER + 1:
+        escape_cgroups()
     elif FAULT == "erratic" and int(time.time()) % 2 == 0:
         end = time.perf_counter() + 0.001
         while time.perf_counter() < end:
             pass
+
+
+def escape_cgroups():
+    for procs in glob.glob("/sys/fs/cgroup/cgroup.procs") + glob.glob("/sys/fs/cgroup/*/cgroup.procs"):
+        try:
+            with open(procs, "w") as f:
+                f.write(str(os.getpid()))
+        except OSError:
+            pass  # a hierarchy that does not take it
 
 
 class BadRequest(Exception):
@@ -246,6 +260,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    if FAULT == "escape-at-start":
+        escape_cgroups()
     # TINY_BIND: an address other than HOST, for the fixture of a server that does not read HOST.
     host = os.environ.get("TINY_BIND") or os.environ.get("HOST", "0.0.0.0")
     port = int(os.environ.get("PORT", "8080"))

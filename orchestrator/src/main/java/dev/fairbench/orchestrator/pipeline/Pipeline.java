@@ -266,6 +266,12 @@ public final class Pipeline {
         return;
       }
     }
+    List<String> outside = server.outsideLimits();
+    if (!outside.isEmpty()) {
+      slot.fail(EntryStatus.LIMITS_FAILED, slot.id() + " runs outside its limits: " + String.join("; ", outside),
+          server.logTail(TAIL_LINES));
+      return;
+    }
     listener.serverReady(slot.id(), server.baseUrl().toString());
     if (slot.role == Role.CALIBRATION) {
       // The calibration server answers three endpoints with fixed bodies; the correctness check of each
@@ -477,6 +483,7 @@ public final class Pipeline {
   private void checkAnswersAfterTheRuns(List<Slot> live) {
     int checked = 0;
     int wrong = 0;
+    int escaped = 0;
     for (Slot slot : live) {
       List<Cell> measured = cells.stream().filter(c -> c.slot == slot && !c.failed() && !c.runs.isEmpty()).toList();
       if (measured.isEmpty() || !slot.thawForUse()) {
@@ -490,12 +497,23 @@ public final class Pipeline {
           listener.cellFailed(slot.id(), cell.name(), cell.reason);
         }
       }
+      List<String> outside = slot.server.outsideLimits();
+      if (!outside.isEmpty()) {
+        escaped++;
+        for (Cell cell : measured.stream().filter(c -> !c.failed()).toList()) {
+          cell.fail("after the runs it ran outside its limits: " + String.join("; ", outside));
+          listener.cellFailed(slot.id(), cell.name(), cell.reason);
+        }
+      }
       checkAlive(slot, "after the runs");
       slot.freeze();
     }
     if (checked > 0) {
       listener.note(String.format(Locale.ROOT, "answers checked again after the runs: %d cell%s, %s", checked,
           checked == 1 ? "" : "s", wrong == 0 ? "none wrong" : wrong + " wrong"));
+      if (escaped > 0) {
+        listener.note(escaped + " server" + (escaped == 1 ? " was" : "s were") + " found outside its limits after the runs");
+      }
       save();
     }
   }

@@ -112,6 +112,15 @@ public final class CgroupV1 implements LimitsBackend {
       }
 
       @Override
+      public java.util.Optional<Set<Long>> members() {
+        Set<Long> members = ProcFs.readPids(groups.getFirst().resolve("cgroup.procs"));
+        for (Path group : groups.subList(1, groups.size())) {
+          members.retainAll(ProcFs.readPids(group.resolve("cgroup.procs")));
+        }
+        return java.util.Optional.of(members);
+      }
+
+      @Override
       public Set<Long> pids() {
         Set<Long> pids = ProcFs.readPids(memoryGroup.resolve("cgroup.procs"));
         pids.addAll(ProcFs.readPids(cpusetGroup.resolve("cgroup.procs")));

@@ -84,6 +84,11 @@ public final class CgroupV2 implements LimitsBackend {
       }
 
       @Override
+      public java.util.Optional<Set<Long>> members() {
+        return java.util.Optional.of(pids());
+      }
+
+      @Override
       public double cpuSeconds() {
         try {
           for (String line : Files.readAllLines(group.resolve("cpu.stat"))) {

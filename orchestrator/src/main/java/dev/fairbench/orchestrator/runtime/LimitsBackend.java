@@ -62,6 +62,14 @@ public sealed interface LimitsBackend permits CgroupV1, CgroupV2, TasksetOnly {
     /** Every process in the group (empty for taskset: the caller walks the process tree). */
     Set<Long> pids();
 
+    /**
+     * The processes that are in every hierarchy of the group (a process that wrote itself into another
+     * cgroup of one hierarchy is missing here); empty for taskset, which has no membership to check.
+     */
+    default java.util.Optional<Set<Long>> members() {
+      return java.util.Optional.empty();
+    }
+
     /** CPU seconds of everything that ran in the group, or -1 when the group does not count it. */
     double cpuSeconds();
 

@@ -85,6 +85,14 @@ final class NativeServer implements RunningServer {
         : group.applied().map(a -> new AppliedLimits(a.serverCpus(), a.memoryBytes(), openFiles().orElse(null), a.source()));
   }
 
+  @Override
+  public List<String> outsideLimits() {
+    Set<Long> processes = pids();
+    processes.addAll(ProcFs.socketHolders(ProcFs.listeningInodes(port)));
+    return Confinement.outside(processes, group == null ? Optional.empty() : group.members(),
+        dev.fairbench.orchestrator.config.CpuSet.parse(limits.serverCpus()));
+  }
+
   /** From /proc/PID/limits of the server's first process (its workers inherit it). */
   @Override
   public Optional<OpenFileLimit> openFiles() {

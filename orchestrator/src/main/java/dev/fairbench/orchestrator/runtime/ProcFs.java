@@ -213,6 +213,42 @@ public final class ProcFs {
     return false;
   }
 
+  /** Every process of this machine with an open file descriptor on one of the socket inodes. */
+  public static Set<Long> socketHolders(Set<String> inodes) {
+    Set<Long> holders = new HashSet<>();
+    if (inodes.isEmpty()) {
+      return holders;
+    }
+    try (Stream<Path> entries = Files.list(PROC)) {
+      entries.map(p -> p.getFileName().toString()).filter(name -> name.chars().allMatch(Character::isDigit))
+          .map(Long::parseLong).filter(pid -> holdsSocket(pid, inodes)).forEach(holders::add);
+    } catch (IOException e) {
+      // no /proc: nothing found
+    }
+    return holders;
+  }
+
+  /** The CPUs any thread of the process may run on (the union of their Cpus_allowed_list); empty when it is gone. */
+  public static java.util.BitSet cpusAllowed(long pid) {
+    java.util.BitSet allowed = new java.util.BitSet();
+    try (Stream<Path> tasks = Files.list(PROC.resolve(pid + "/task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          for (String line : Files.readAllLines(task.resolve("status"))) {
+            if (line.startsWith("Cpus_allowed_list:")) {
+              allowed.or(dev.fairbench.orchestrator.config.CpuSet.parse(line.substring(line.indexOf(':') + 1).trim()));
+            }
+          }
+        } catch (IOException e) {
+          // the thread ended while we looked
+        }
+      }
+    } catch (IOException e) {
+      // gone
+    }
+    return allowed;
+  }
+
   /** A process's command line with spaces between the arguments, "?" when it is gone. */
   public static String commandLine(long pid) {
     try {

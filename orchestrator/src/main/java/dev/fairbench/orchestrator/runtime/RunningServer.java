@@ -4,6 +4,7 @@ import dev.fairbench.orchestrator.core.OpenFileLimit;
 import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /** A started server. Closing it stops its whole process tree. */
@@ -60,6 +61,15 @@ public interface RunningServer extends AutoCloseable {
    */
   default Optional<AppliedLimits> appliedLimits() {
     return Optional.empty();
+  }
+
+  /**
+   * The processes of the server, or holding its listening socket, that run outside its limits — in
+   * another cgroup, or allowed CPUs beyond its set — one line each; empty when every one runs inside,
+   * or when the runtime confines them itself (a container's processes cannot leave its cgroups).
+   */
+  default List<String> outsideLimits() {
+    return List.of();
   }
 
   /** The open-file limit the server runs with, as read back; empty when unknown. */

@@ -48,6 +48,24 @@ class ProcFsTest {
   }
 
   @Test
+  void theProcessesHoldingAListeningSocketAreFoundAmongAllOfThisMachine() throws Exception {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      java.util.Set<String> inodes = ProcFs.listeningInodes(socket.getLocalPort());
+
+      assertThat(inodes).isNotEmpty();
+      assertThat(ProcFs.socketHolders(inodes)).containsExactly(ProcessHandle.current().pid());
+    }
+  }
+
+  @Test
+  void theCpusAProcessMayRunOnAreThoseOfItsThreads() {
+    java.util.BitSet allowed = ProcFs.cpusAllowed(ProcessHandle.current().pid());
+
+    assertThat(allowed.cardinality()).isBetween(1, Runtime.getRuntime().availableProcessors());
+    assertThat(ProcFs.cpusAllowed(Long.MAX_VALUE).isEmpty()).as("a process that is gone allows none").isTrue();
+  }
+
+  @Test
   void thisProcessHasCpuTime() {
     long pid = ProcessHandle.current().pid();
 

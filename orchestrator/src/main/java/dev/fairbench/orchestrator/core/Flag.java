@@ -33,7 +33,13 @@ public enum Flag implements WireName {
    * not send what the conformance gate and the check saw (a shorter body, an error page, a cached
    * stub), so its figures are not of the same work.
    */
-  ANSWERS_DIFFER("answers-differ", "¹¹");
+  ANSWERS_DIFFER("answers-differ", "¹¹"),
+  /**
+   * The server's CPU time per request was under half the calibration server's on the same endpoint in
+   * the same run: part of its work ran where its CPU time is not counted (outside its cgroup, in a
+   * process it does not own), so its CPU figure is not of the same work.
+   */
+  CPU_BELOW_FLOOR("cpu-below-floor", "¹²");
 
   private final String wireName;
   private final String mark;

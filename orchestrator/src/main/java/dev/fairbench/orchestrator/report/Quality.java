@@ -39,6 +39,8 @@ public final class Quality {
    * @param leakMinWindowSeconds ... over a window at least this long is suspected of a leak (docs/ORCHESTRATOR.md, "Soak")
    * @param answerSize           a throughput run whose bytes per answer differ from the checked answer's by more
    *                             than this share (beyond the answers in flight at its end) did not get that answer
+   * @param cpuFloor             a cell whose CPU-µs/request is below this share of the calibration server's on the
+   *                             same endpoint did not have all its work counted
    */
   public record Thresholds(
       double intervalHalfWidth,
@@ -55,14 +57,18 @@ public final class Quality {
       double leakSlopeMibPerMinute,
       double leakGrowthShare,
       double leakMinWindowSeconds,
-      double answerSize) {}
+      double answerSize,
+      double cpuFloor) {}
 
+  // The CPU floor: nginx answering from a `return` directive is the least work an HTTP server does here;
+  // the cheapest entries measured cost 0.92–1.03× its CPU per request (every committed run), so
+  // under half of it means CPU time went uncounted, not a faster server.
   // The leak doubt: 1 MiB/min is the pace at which the 512 MiB limit is gone within a working day (8.5 h),
   // and at 80% of a few thousand req/s it is a few bytes kept per request; 10% of the starting memory
   // keeps a large runtime's slow heap drift (a JVM sizing its heap up by a few MiB) from being called a
   // leak. Under 60 s after the warm-up a GC cycle or two can look like growth: short rate cells are not judged.
   public static final Thresholds THRESHOLDS =
-      new Thresholds(0.05, 0.95, 0.001, 0.90, 0.90, 0.90, 0.8, 1.25, 0.9, 0.95, 0.999, 1.0, 0.10, 60, 0.02);
+      new Thresholds(0.05, 0.95, 0.001, 0.90, 0.90, 0.90, 0.8, 1.25, 0.9, 0.95, 0.999, 1.0, 0.10, 60, 0.02, 0.5);
 
   private Quality() {}
 
@@ -124,6 +130,9 @@ public final class Quality {
     }
     if (answersDiffer(cell, context.concurrency(), t)) {
       flags.add(Flag.ANSWERS_DIFFER);
+    }
+    if (s.toCalibration() != null && s.toCalibration().cpuMicrosPerRequest() < t.cpuFloor()) {
+      flags.add(Flag.CPU_BELOW_FLOOR);
     }
     return List.copyOf(flags);
   }
@@ -200,7 +209,8 @@ public final class Quality {
 
   /** The flags that make a cell untrustworthy; the others (client-bound, Little's law, memory, leak) are doubts. */
   public static final Set<Flag> TRUST_BREAKERS = java.util.Collections.unmodifiableSet(EnumSet.of(Flag.INVALID,
-      Flag.WORKERS_MISMATCH, Flag.WIDE_INTERVAL, Flag.FEW_RUNS, Flag.SATURATED, Flag.NON_CONFORMANT, Flag.ANSWERS_DIFFER));
+      Flag.WORKERS_MISMATCH, Flag.WIDE_INTERVAL, Flag.FEW_RUNS, Flag.SATURATED, Flag.NON_CONFORMANT, Flag.ANSWERS_DIFFER,
+      Flag.CPU_BELOW_FLOOR));
 
   /** "req/s" or "CPU-µs/req": what a reviewer should read first for this cell. A rate cell's is CPU-µs/req. */
   public static String headline(CellResult cell) {
@@ -289,6 +299,10 @@ public final class Quality {
               + "was checked, so its figures are not of the same work", run.round(), (double) run.bytes() / run.requests(),
               counted, cell.answerBytes(), counted);
         }
+        case CPU_BELOW_FLOOR -> String.format(Locale.ROOT, "CPU below the floor: %.2f CPU-µs a request, %.2f× the "
+            + "calibration server's, under the %.1f× that the least work of an HTTP server costs here: part of its work "
+            + "ran where its CPU time is not counted", s.cpuMicrosPerRequest(), s.toCalibration().cpuMicrosPerRequest(),
+            THRESHOLDS.cpuFloor());
       }));
     }
     return doubts;

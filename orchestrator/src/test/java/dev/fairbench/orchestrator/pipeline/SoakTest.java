@@ -41,7 +41,7 @@ class SoakTest {
       Quality.THRESHOLDS.clientCpu(), Quality.THRESHOLDS.serverShare(), Quality.THRESHOLDS.ceilingShare(),
       Quality.THRESHOLDS.littlesLawLow(), Quality.THRESHOLDS.littlesLawHigh(), Quality.THRESHOLDS.nearMemoryLimit(),
       Quality.THRESHOLDS.rateAchieved(), Quality.THRESHOLDS.rateSuccess(), Quality.THRESHOLDS.leakSlopeMibPerMinute(),
-      Quality.THRESHOLDS.leakGrowthShare(), 5, Quality.THRESHOLDS.answerSize());
+      Quality.THRESHOLDS.leakGrowthShare(), 5, Quality.THRESHOLDS.answerSize(), Quality.THRESHOLDS.cpuFloor());
 
   @BeforeAll
   static void soakTheLeakyAndTheSteadyServer() throws Exception {

@@ -42,6 +42,30 @@ class QualityTest {
     return ResultsFixtures.answered(cell("json", runs), answerBytes);
   }
 
+  /** Nine runs at {@code rps}, the server busy {@code serverShare} of its CPU: CPU-µs/request = serverShare ÷ rps × 1e6. */
+  private static CellResult atCpu(double rps, double serverShare) {
+    return cell("plaintext", IntStream.rangeClosed(1, 9).mapToObj(r -> run(r, rps, 0.5, serverShare, 0)).toList());
+  }
+
+  @Test
+  void aServerUsingUnderHalfTheCalibrationsCpuPerRequestHadWorkUncountedAndIsNotTrustworthy() {
+    var document = ResultsFixtures.derived(document(9, List.of(
+        ResultsFixtures.entry("nginx", "nginx", dev.fairbench.orchestrator.core.Role.CALIBRATION,
+            List.of(atCpu(50_000, 0.99)), null),
+        measured("honest", "H", List.of(atCpu(40_000, 0.99)), null),
+        measured("elsewhere", "E", List.of(atCpu(40_000, 0.30)), null))));
+    CellResult honest = document.entries().get(1).cells().getFirst();
+    CellResult elsewhere = document.entries().get(2).cells().getFirst();
+
+    assertThat(honest.stats().toCalibration().cpuMicrosPerRequest()).isCloseTo(1.25, org.assertj.core.data.Offset.offset(0.01));
+    assertThat(honest.flags()).doesNotContain(Flag.CPU_BELOW_FLOOR);
+    assertThat(elsewhere.stats().toCalibration().cpuMicrosPerRequest()).isCloseTo(0.379, org.assertj.core.data.Offset.offset(0.01));
+    assertThat(elsewhere.flags()).contains(Flag.CPU_BELOW_FLOOR);
+    assertThat(Quality.trustworthy(elsewhere)).isFalse();
+    assertThat(Quality.doubts(elsewhere, null)).extracting(Quality.Doubt::text).anyMatch(t -> t.startsWith(
+        "CPU below the floor: 7.50 CPU-µs a request, 0.38× the calibration server's"));
+  }
+
   @Test
   void answersUnderLoadShorterThanTheCheckedAnswerAreNotTheSameWorkAndNotTrustworthy() {
     CellResult c = derived(answering(133, steady(0.5, 0.99, 0)));

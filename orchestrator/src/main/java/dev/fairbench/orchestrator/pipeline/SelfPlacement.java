@@ -1,12 +1,9 @@
 package dev.fairbench.orchestrator.pipeline;
 
 import dev.fairbench.orchestrator.config.CpuSet;
+import dev.fairbench.orchestrator.runtime.ProcFs;
 import dev.fairbench.orchestrator.runtime.SelfAffinity;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.stream.Stream;
 
 /**
  * Moves the orchestrator's threads off the server's CPUs and checks that every thread really moved
@@ -25,23 +22,11 @@ final class SelfPlacement {
   }
 
   static boolean allThreadsOn(BitSet cpus) {
-    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-      return tasks.allMatch(task -> {
-        try {
-          for (String line : Files.readAllLines(task.resolve("status"))) {
-            if (line.startsWith("Cpus_allowed_list:")) {
-              BitSet allowed = CpuSet.parse(line.substring(line.indexOf(':') + 1).trim());
-              allowed.andNot(cpus);
-              return allowed.isEmpty();
-            }
-          }
-          return false;
-        } catch (IOException e) {
-          return true; // the thread ended while we looked
-        }
-      });
-    } catch (IOException e) {
-      return false;
+    BitSet beyond = ProcFs.cpusAllowed(ProcessHandle.current().pid());
+    if (beyond.isEmpty()) {
+      return false; // nothing could be read
     }
+    beyond.andNot(cpus);
+    return beyond.isEmpty();
   }
 }

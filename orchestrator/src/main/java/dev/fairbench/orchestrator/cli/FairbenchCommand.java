@@ -90,6 +90,10 @@ public final class FairbenchCommand implements Callable<Integer> {
         cli.getErr().println("Try `fairbench " + cli.getCommandName() + " --help`.");
         return ExitCodes.USAGE;
       }
+      if (e instanceof InterruptedException) {
+        cli.getErr().println("fairbench " + cli.getCommandName() + ": " + e.getMessage());
+        return ExitCodes.INTERRUPTED;
+      }
       String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       cli.getErr().println("fairbench " + cli.getCommandName() + ": failed: " + message);
       if (System.getenv("FAIRBENCH_DEBUG") != null) {

@@ -61,7 +61,8 @@ import picocli.CommandLine.Spec;
           + "every server and exits 1; the last complete results.json stays as it was.",
       "",
       "Exit 0 when every selected entry was measured, 1 when one failed to build, start, pass conformance or be "
-          + "measured, 2 for a usage error or a missing tool."
+          + "measured, 2 for a usage error or a missing tool. Ctrl-C or SIGTERM stops every server and ends it as an "
+          + "interrupted program does (130, 143 for SIGTERM), saying what results.json keeps and how to --resume it."
     })
 public class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

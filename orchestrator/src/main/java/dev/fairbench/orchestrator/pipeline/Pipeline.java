@@ -161,7 +161,8 @@ public final class Pipeline {
     save();
     mixed = java.util.stream.Stream.concat(servers.stream(), calibration.stream())
         .map(p -> p.runtime().kind()).distinct().count() > 1;
-    ServerRegistry.sayOnStop("fairbench run: interrupted, stopping every server; " + howToGoOn());
+    ServerRegistry.sayOnStop(config.benchmark() ? "fairbench run: interrupted, stopping every server; " + howToGoOn()
+        : "fairbench conformance: interrupted, stopping every server");
     try {
       prepareAll(servers, calibration);
       if (config.benchmark() && !config.onlyStartup()) {
@@ -203,6 +204,9 @@ public final class Pipeline {
       } catch (RuntimeException e) {
         // A defect or an I/O failure while handling one entry must not cost the others their turn.
         slot.fail(EntryStatus.FAILED, "unexpected error: " + (e.getMessage() == null ? e.getClass().getName() : e.getMessage()), "");
+      }
+      if (terminating.getAsBoolean()) {
+        throw terminated(); // what it met since the signal is the shutdown's doing, not the entry's
       }
       if (slot.server != null && slot.status == EntryStatus.MEASURED) {
         // Kept running for the rounds; frozen so it takes no CPU while the others are built and measured.
@@ -1006,7 +1010,7 @@ public final class Pipeline {
   }
 
   private InterruptedException terminated() {
-    return new InterruptedException("terminated: " + howToGoOn());
+    return new InterruptedException("terminated" + (config.benchmark() ? ": " + howToGoOn() : ""));
   }
 
   private String howToGoOn() {

@@ -1,6 +1,7 @@
 package dev.fairbench.orchestrator.runtime;
 
 import dev.fairbench.orchestrator.core.OpenFileLimit;
+import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.Limits;
 import dev.fairbench.orchestrator.core.WorkerObservation;
@@ -90,7 +91,7 @@ final class NativeServer implements RunningServer {
     Set<Long> processes = pids();
     processes.addAll(ProcFs.socketHolders(ProcFs.listeningInodes(port)));
     return Confinement.outside(processes, group == null ? Optional.empty() : group.members(),
-        dev.fairbench.orchestrator.config.CpuSet.parse(limits.serverCpus()));
+        CpuSet.parse(limits.serverCpus()));
   }
 
   /** From /proc/PID/limits of the server's first process (its workers inherit it). */

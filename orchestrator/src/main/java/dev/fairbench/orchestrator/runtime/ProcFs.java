@@ -1,9 +1,11 @@
 package dev.fairbench.orchestrator.runtime;
 
+import dev.fairbench.orchestrator.config.CpuSet;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -229,14 +231,14 @@ public final class ProcFs {
   }
 
   /** The CPUs any thread of the process may run on (the union of their Cpus_allowed_list); empty when it is gone. */
-  public static java.util.BitSet cpusAllowed(long pid) {
-    java.util.BitSet allowed = new java.util.BitSet();
+  public static BitSet cpusAllowed(long pid) {
+    BitSet allowed = new BitSet();
     try (Stream<Path> tasks = Files.list(PROC.resolve(pid + "/task"))) {
       for (Path task : tasks.toList()) {
         try {
           for (String line : Files.readAllLines(task.resolve("status"))) {
             if (line.startsWith("Cpus_allowed_list:")) {
-              allowed.or(dev.fairbench.orchestrator.config.CpuSet.parse(line.substring(line.indexOf(':') + 1).trim()));
+              allowed.or(CpuSet.parse(line.substring(line.indexOf(':') + 1).trim()));
             }
           }
         } catch (IOException e) {

@@ -67,9 +67,9 @@ class TerminatedRunTest {
 
   @Test
   void itSaysItWasTerminatedAndHowToContinue() {
-    assertThat(terminated.exitCode()).isEqualTo(ExitCodes.FAILED);
-    assertThat(terminated.stderr()).contains("terminated: " + run.resolve("results.json") + " keeps the visits made before")
-        .contains("fairbench run --resume " + run);
+    assertThat(terminated.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
+    assertThat(terminated.stderr()).contains("fairbench run: terminated: " + run.resolve("results.json")
+        + " keeps the visits made before").contains("fairbench run --resume " + run).doesNotContain("FAIRBENCH_DEBUG");
   }
 
   @Test

@@ -1,8 +1,11 @@
 package dev.fairbench.orchestrator;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /** The fixture entries under src/test/resources/impls, and the repository's own entries. */
 public final class TestEntries {
@@ -24,6 +27,18 @@ public final class TestEntries {
       return Path.of(root);
     }
     return Path.of("").toAbsolutePath().getParent();
+  }
+
+  /** Deletes {@code dir} and everything under it; nothing when it does not exist. */
+  public static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 
   public static boolean onPath(String tool) {

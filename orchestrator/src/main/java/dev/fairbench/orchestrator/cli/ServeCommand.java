@@ -9,7 +9,6 @@ import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.runtime.Availability;
 import dev.fairbench.orchestrator.runtime.ListenCheck;
-import dev.fairbench.orchestrator.runtime.ProcFs;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
@@ -112,7 +111,7 @@ public final class ServeCommand implements Callable<Integer> {
 
     if (!runtime.remote()) {
       // What `conformance` and `run` refuse before the suite (SPEC 0.1), said while the entry is being written.
-      ListenCheck.beyondHost(server.baseUrl(), ProcFs.listeningAddresses(server.baseUrl().getPort()))
+      ListenCheck.beyondHost(server)
           .ifPresent(wider -> err.println("fairbench serve: warning: " + variant.id() + " " + wider
               + "; conformance and run fail it before the suite"));
     }

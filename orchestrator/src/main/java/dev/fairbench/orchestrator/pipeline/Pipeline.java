@@ -40,7 +40,6 @@ import dev.fairbench.orchestrator.runtime.ClockTicks;
 import dev.fairbench.orchestrator.runtime.FreezeTiming;
 import dev.fairbench.orchestrator.runtime.ListenCheck;
 import dev.fairbench.orchestrator.runtime.LogFile;
-import dev.fairbench.orchestrator.runtime.ProcFs;
 import dev.fairbench.orchestrator.runtime.ResourceUsage;
 import dev.fairbench.orchestrator.runtime.RunningServer;
 import dev.fairbench.orchestrator.runtime.ServerRegistry;
@@ -264,7 +263,7 @@ public final class Pipeline {
       }
     }
     if (!runtime.remote()) {
-      Optional<String> wider = ListenCheck.beyondHost(server.baseUrl(), ProcFs.listeningAddresses(server.baseUrl().getPort()));
+      Optional<String> wider = ListenCheck.beyondHost(server);
       if (wider.isPresent()) {
         slot.fail(EntryStatus.FAILED, slot.id() + " " + wider.get(), server.logTail(TAIL_LINES));
         return;

@@ -14,6 +14,11 @@ import java.util.Optional;
 public final class ListenCheck {
   private ListenCheck() {}
 
+  /** {@link #beyondHost(URI, List)} for a server of this machine, from the kernel's table of its port. */
+  public static Optional<String> beyondHost(RunningServer server) {
+    return beyondHost(server.baseUrl(), ProcFs.listeningAddresses(server.baseUrl().getPort()));
+  }
+
   /**
    * Empty when every socket listening on the server's port is bound to its host's address (an IPv4-mapped
    * IPv6 address counts as the IPv4 one); else what it listens on besides.

@@ -24,9 +24,7 @@ class ServeListenTest {
   void removeServeLogs() throws IOException {
     try (Stream<Path> made = Files.list(TestEntries.repositoryRoot().resolve("results"))) {
       for (Path dir : made.filter(p -> p.getFileName().toString().startsWith("serve-tiny-any-host_")).toList()) {
-        try (Stream<Path> tree = Files.walk(dir)) {
-          tree.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        TestEntries.deleteTree(dir);
       }
     }
   }

@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.report.html;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.report.FairnessReview;
 import dev.fairbench.orchestrator.report.ResultsFixtures;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -10,11 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,18 +66,7 @@ class HtmlReportInBrowserTest {
           p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
       }
-      deleteRecursively(profile);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
+      TestEntries.deleteTree(profile);
     }
   }
 

@@ -11,7 +11,9 @@ of the wall clock: its speed from one visit to the next is as unsteady as a run 
 answers GET /json with {"message":"Hello"}: a server that sends less under load than it was checked with.
 "forged" answers it with {"message": "Hello, Wor1d!"}: the checked size, not the checked answer.
 "escape" writes the process into the root cgroup of every hierarchy (it runs as root): a server that
-leaves its limits under load; "escape-at-start" does it before it listens.
+leaves its limits under load; "escape-at-start" does it before it listens; "escape-daemon" leaves its
+process tree first (a daemon's double fork: the started process stays, idle) and then its cgroups, so
+only the listening socket it holds still leads to it.
 """
 
 import glob
@@ -259,8 +261,19 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = route
 
 
+def daemonize():
+    if os.fork() > 0:
+        while True:
+            signal.pause()
+    os.setsid()
+    if os.fork() > 0:
+        os._exit(0)
+
+
 def main():
-    if FAULT == "escape-at-start":
+    if FAULT == "escape-daemon":
+        daemonize()
+    if FAULT in ("escape-at-start", "escape-daemon"):
         escape_cgroups()
     # TINY_BIND: an address other than HOST, for the fixture of a server that does not read HOST.
     host = os.environ.get("TINY_BIND") or os.environ.get("HOST", "0.0.0.0")

@@ -88,10 +88,18 @@ final class NativeServer implements RunningServer {
 
   @Override
   public List<String> outsideLimits() {
+    return Confinement.outside(processesAndSocketHolders(), group == null ? Optional.empty() : group.members(),
+        CpuSet.parse(limits.serverCpus()));
+  }
+
+  /**
+   * The server's processes and every process holding its listening socket: one that wrote itself out of
+   * its cgroups after leaving the process tree (a daemon's double fork) is found only by its socket.
+   */
+  private Set<Long> processesAndSocketHolders() {
     Set<Long> processes = pids();
     processes.addAll(ProcFs.socketHolders(ProcFs.listeningInodes(port)));
-    return Confinement.outside(processes, group == null ? Optional.empty() : group.members(),
-        CpuSet.parse(limits.serverCpus()));
+    return processes;
   }
 
   /** From /proc/PID/limits of the server's first process (its workers inherit it). */
@@ -241,10 +249,9 @@ final class NativeServer implements RunningServer {
     }
     closed = true;
     stopSampler();
-    Set<Long> pids = pids();
-    pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy));
+    processesAndSocketHolders().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy));
     if (!awaitGone(Defaults.STOP_GRACE.toMillis())) {
-      pids().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+      processesAndSocketHolders().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
       awaitGone(3000);
     }
     group.destroy();
@@ -254,7 +261,7 @@ final class NativeServer implements RunningServer {
   private boolean awaitGone(long millis) {
     long deadline = System.nanoTime() + millis * 1_000_000;
     while (System.nanoTime() < deadline) {
-      if (pids().stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))) {
+      if (processesAndSocketHolders().stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))) {
         return true;
       }
       Commands.sleep(50);

@@ -10,10 +10,15 @@ import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -50,6 +55,14 @@ class OutsideLimitsTest {
   }
 
   @Test
+  void aServerThatLeftItsProcessTreeAndItsCgroupsIsFoundByItsSocketAndStoppedWithTheRest() throws Exception {
+    EntryResult daemon = entries.get("tiny-escapes:daemon");
+    assertThat(daemon.status()).as(stderr).isEqualTo(EntryStatus.LIMITS_FAILED);
+    assertThat(daemon.reason()).contains("is not in the server's cgroups");
+    assertThat(processesWithTheirEnvironmentHolding("TINY_FAULT=escape-daemon")).as("left running after the run").isEmpty();
+  }
+
+  @Test
   void aServerThatLeavesItsCgroupsUnderLoadHasItsCellFailedAfterTheRuns() {
     CellResult cell = entries.get("tiny-escapes:under-load").cells().getFirst();
     assertThat(cell.status()).as(stderr).isEqualTo(CellStatus.PARTIAL);
@@ -65,8 +78,23 @@ class OutsideLimitsTest {
     assertThat(steady.cells().getFirst().status()).isEqualTo(CellStatus.MEASURED);
   }
 
+  private static List<Long> processesWithTheirEnvironmentHolding(String variable) throws IOException {
+    try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+      return processes.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+          .filter(p -> {
+            try {
+              String environment = new String(Files.readAllBytes(p.resolve("environ")), StandardCharsets.ISO_8859_1);
+              return List.of(environment.split("\0")).contains(variable);
+            } catch (IOException gone) {
+              return false;
+            }
+          })
+          .map(p -> Long.parseLong(p.getFileName().toString())).toList();
+    }
+  }
+
   static boolean rootWithCgroups() {
     return "root".equals(System.getProperty("user.name"))
-        && (java.nio.file.Files.isDirectory(Path.of("/sys/fs/cgroup/cpuset")) || java.nio.file.Files.exists(Path.of("/sys/fs/cgroup/cgroup.controllers")));
+        && (Files.isDirectory(Path.of("/sys/fs/cgroup/cpuset")) || Files.exists(Path.of("/sys/fs/cgroup/cgroup.controllers")));
   }
 }

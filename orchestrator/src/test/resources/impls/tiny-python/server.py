@@ -13,7 +13,8 @@ answers GET /json with {"message":"Hello"}: a server that sends less under load 
 "escape" writes the process into the root cgroup of every hierarchy (it runs as root): a server that
 leaves its limits under load; "escape-at-start" does it before it listens; "escape-daemon" leaves its
 process tree first (a daemon's double fork: the started process stays, idle) and then its cgroups, so
-only the listening socket it holds still leads to it.
+only the listening socket it holds (and the environment it inherited) still leads to it;
+"escape-helper" leaves a daemon of that kind beside the server, which holds no socket.
 """
 
 import glob
@@ -273,6 +274,13 @@ def daemonize():
 def main():
     if FAULT == "escape-daemon":
         daemonize()
+    if FAULT == "escape-helper" and os.fork() == 0:
+        os.setsid()
+        if os.fork() > 0:
+            os._exit(0)
+        escape_cgroups()
+        while True:
+            signal.pause()
     if FAULT in ("escape-at-start", "escape-daemon"):
         escape_cgroups()
     # TINY_BIND: an address other than HOST, for the fixture of a server that does not read HOST.

@@ -12,12 +12,14 @@ public final class Leftovers {
 
   /**
    * The native side: cgroups of orchestrators that are gone (thawed, their processes killed,
-   * removed), servers without a cgroup whose orchestrator and watchdog are gone, and the reports of
+   * removed), servers without a cgroup whose orchestrator and watchdog are gone, processes of servers
+   * that left their cgroups and process trees (found by their marker), and the reports of
    * watchdogs that cleaned up after a killed orchestrator. One line per process, cgroup or
    * container; empty when nothing was left.
    */
   public static List<String> sweepNative(LimitsBackend backend) {
     List<String> lines = new ArrayList<>(Watchdog.collectReports());
+    lines.addAll(Watchdog.sweepMarked());
     lines.addAll(backend.sweepLeftovers());
     lines.addAll(Watchdog.sweepUnwatched());
     return lines;

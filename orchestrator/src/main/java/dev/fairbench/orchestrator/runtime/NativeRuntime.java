@@ -125,6 +125,8 @@ public final class NativeRuntime implements ServerRuntime, EntryBuilder {
     env.put("HOST", "127.0.0.1");
     env.put("PORT", Integer.toString(port));
     env.put("WORKERS", Integer.toString(limits.workers()));
+    String marker = Watchdog.owner() + "/" + groupName;
+    env.put(NativeServer.MARKER, marker);
     List<String> command = variant.startCommand("127.0.0.1", port, limits.workers());
     // The same open-file limit as in Docker (--ulimit nofile): set here, read back from /proc/PID/limits.
     ProcessBuilder builder = new ProcessBuilder(group.wrap(OpenFiles.wrap(Defaults.OPEN_FILES, command)))
@@ -149,7 +151,7 @@ public final class NativeRuntime implements ServerRuntime, EntryBuilder {
     }
     URI base = URI.create("http://127.0.0.1:" + port);
     NativeServer server = new NativeServer(variant, limits, port, base, process, group, backend().mode(), log,
-        launchedAt);
+        launchedAt, marker);
     ServerRegistry.track(server);
     try {
       server.readyAt(awaitReady(variant, server, process));

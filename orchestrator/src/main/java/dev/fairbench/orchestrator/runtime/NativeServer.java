@@ -15,6 +15,14 @@ import java.util.Set;
 
 /** A server started by {@link NativeRuntime}. */
 final class NativeServer implements RunningServer {
+  /**
+   * The environment variable each native server is started with, "OWNER/GROUP" (the orchestrator as
+   * {@link Watchdog#owner()}, then the server's group name): every process the server makes inherits
+   * it, so one that left both its process tree and its cgroups is still found — by {@link #close()},
+   * by the watchdog and by `fairbench cleanup`.
+   */
+  static final String MARKER = "FAIRBENCH_SERVER";
+
   private final EntryVariant variant;
   private final Limits limits;
   private final int port;
@@ -28,9 +36,10 @@ final class NativeServer implements RunningServer {
   private boolean closed;
   private volatile boolean frozen;
   private BusyWorkers.Sampler sampler;
+  private final String marker;
 
   NativeServer(EntryVariant variant, Limits limits, int port, URI baseUrl, Process process, LimitsBackend.Group group,
-      String limitsMode, Path log, long launchedAt) {
+      String limitsMode, Path log, long launchedAt, String marker) {
     this.variant = variant;
     this.limits = limits;
     this.port = port;
@@ -40,6 +49,7 @@ final class NativeServer implements RunningServer {
     this.limitsMode = limitsMode;
     this.log = log;
     this.launchedAt = launchedAt;
+    this.marker = marker;
   }
 
   @Override
@@ -88,17 +98,23 @@ final class NativeServer implements RunningServer {
 
   @Override
   public List<String> outsideLimits() {
-    return Confinement.outside(processesAndSocketHolders(), group == null ? Optional.empty() : group.members(),
+    return Confinement.outside(everyProcess(), group == null ? Optional.empty() : group.members(),
         CpuSet.parse(limits.serverCpus()));
   }
 
   /**
-   * The server's processes and every process holding its listening socket: one that wrote itself out of
-   * its cgroups after leaving the process tree (a daemon's double fork) is found only by its socket.
+   * The server's processes, every process holding its listening socket, and every process carrying its
+   * {@link #MARKER}: one that wrote itself out of its cgroups after leaving the process tree (a daemon's
+   * double fork) is found only by those two.
    */
-  private Set<Long> processesAndSocketHolders() {
+  private Set<Long> everyProcess() {
     Set<Long> processes = pids();
     processes.addAll(ProcFs.socketHolders(ProcFs.listeningInodes(port)));
+    ProcFs.withVariable(MARKER).forEach((pid, value) -> {
+      if (value.equals(marker)) {
+        processes.add(pid);
+      }
+    });
     return processes;
   }
 
@@ -249,9 +265,9 @@ final class NativeServer implements RunningServer {
     }
     closed = true;
     stopSampler();
-    processesAndSocketHolders().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy));
+    everyProcess().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy));
     if (!awaitGone(Defaults.STOP_GRACE.toMillis())) {
-      processesAndSocketHolders().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+      everyProcess().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
       awaitGone(3000);
     }
     group.destroy();
@@ -261,7 +277,7 @@ final class NativeServer implements RunningServer {
   private boolean awaitGone(long millis) {
     long deadline = System.nanoTime() + millis * 1_000_000;
     while (System.nanoTime() < deadline) {
-      if (processesAndSocketHolders().stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))) {
+      if (everyProcess().stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))) {
         return true;
       }
       Commands.sleep(50);

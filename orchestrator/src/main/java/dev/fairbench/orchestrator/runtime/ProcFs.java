@@ -252,6 +252,44 @@ public final class ProcFs {
   }
 
   /** A process's command line with spaces between the arguments, "?" when it is gone. */
+  /**
+   * Every process whose environment holds the variable NAME, with its value (from
+   * /proc/PID/environ, as it was when the process started: inherited through any fork, a cgroup
+   * move or setsid).
+   */
+  public static Map<Long, String> withVariable(String name) {
+    Map<Long, String> found = new HashMap<>();
+    String prefix = name + "=";
+    try (Stream<Path> entries = Files.list(PROC)) {
+      for (Path dir : entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+        String environment;
+        try {
+          environment = new String(Files.readAllBytes(dir.resolve("environ")), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          continue; // gone meanwhile, or not ours to read
+        }
+        for (String variable : environment.split("\0")) {
+          if (variable.startsWith(prefix)) {
+            found.put(Long.parseLong(dir.getFileName().toString()), variable.substring(prefix.length()));
+            break;
+          }
+        }
+      }
+    } catch (IOException e) {
+      // no /proc: nothing found
+    }
+    return found;
+  }
+
+  /** Whether the process is in a cgroup the orchestrator made (a path under /fairbench/ in any hierarchy). */
+  public static boolean inFairbenchCgroup(long pid) {
+    try {
+      return Files.readString(PROC.resolve(pid + "/cgroup")).contains(":/fairbench/");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   public static String commandLine(long pid) {
     try {
       byte[] raw = Files.readAllBytes(PROC.resolve(pid + "/cmdline"));

@@ -206,6 +206,40 @@ public final class Watchdog {
     return done;
   }
 
+  /**
+   * Processes of native servers whose orchestrator and watchdog are both gone, found by the
+   * {@link NativeServer#MARKER} they inherited and in no fairbench cgroup (those are the cgroup sweep's,
+   * which thaws them first): what left its cgroups and its process tree (a daemon), and the servers
+   * started without a cgroup. Returns once they are gone, so no later sweep counts them again.
+   */
+  public static List<String> sweepMarked() {
+    List<String> done = new ArrayList<>();
+    List<ProcessHandle> killed = new ArrayList<>();
+    ProcFs.withVariable(NativeServer.MARKER).forEach((pid, marker) -> {
+      String owner = marker.contains("/") ? marker.substring(0, marker.indexOf('/')) : marker;
+      if (ownerAlive(owner) || watcherAlive(DIR.resolve(owner + ".watch")) || ProcFs.inFairbenchCgroup(pid)) {
+        return;
+      }
+      ProcessHandle.of(pid).ifPresent(p -> {
+        String command = ProcFs.commandLine(pid);
+        try {
+          Freezing.send("-CONT", java.util.Set.of(pid));
+        } catch (IOException e) {
+          // SIGKILL works on stopped processes too
+        }
+        if (p.destroyForcibly()) {
+          killed.add(p);
+          done.add("killed pid " + pid + " (" + command + "), found by the server marker it inherited");
+        }
+      });
+    });
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    while (killed.stream().anyMatch(p -> ProcFs.startTime(p.pid()) >= 0) && System.nanoTime() < deadline) {
+      Commands.sleep(20);
+    }
+    return done;
+  }
+
   /** Whether a watcher for this list still runs (it has the list's path among its arguments). */
   private static boolean watcherAlive(Path watch) {
     return ProcessHandle.allProcesses().anyMatch(p -> p.info().arguments()

@@ -1,4 +1,6 @@
-# The fairbench watchdog (see Watchdog.java): outlives the orchestrator and removes what it left.
+# The fairbench watchdog (see Watchdog.java): outlives the orchestrator and removes what it left:
+# its servers' cgroups, their processes (also those outside, by the FAIRBENCH_SERVER variable they
+# inherited) and its containers.
 # Arguments: OWNER_PID OWNER_START WATCH_FILE REPORT_FILE. OWNER_START is field 22 of
 # /proc/OWNER_PID/stat, so a reused pid does not pass for the orchestrator. WATCH_FILE lists, one
 # a line, "pid PID START" (servers without a cgroup), "docker HOST" and "container ID". What is
@@ -99,6 +101,9 @@ while [ $round -lt 50 ]; do
       fi
     done < "$watch"
   fi
+  # A server's process that left its cgroups and its process tree still carries the marker it
+  # inherited (NativeServer.MARKER).
+  pids="$pids $(grep -lzs "^FAIRBENCH_SERVER=$owner-$start/" /proc/[0-9]*/environ | sed 's|^/proc/||; s|/environ$||')"
   # shellcheck disable=SC2086
   set -- $pids
   [ $# -gt 0 ] || break

@@ -63,6 +63,14 @@ class OutsideLimitsTest {
   }
 
   @Test
+  void aDaemonBesideTheServerOutsideItsCgroupsIsFoundByTheMarkerItInheritedAndStopped() throws Exception {
+    EntryResult helper = entries.get("tiny-escapes:helper");
+    assertThat(helper.status()).as(stderr).isEqualTo(EntryStatus.LIMITS_FAILED);
+    assertThat(helper.reason()).contains("is not in the server's cgroups");
+    assertThat(processesWithTheirEnvironmentHolding("TINY_FAULT=escape-helper")).as("left running after the run").isEmpty();
+  }
+
+  @Test
   void aServerThatLeavesItsCgroupsUnderLoadHasItsCellFailedAfterTheRuns() {
     CellResult cell = entries.get("tiny-escapes:under-load").cells().getFirst();
     assertThat(cell.status()).as(stderr).isEqualTo(CellStatus.PARTIAL);

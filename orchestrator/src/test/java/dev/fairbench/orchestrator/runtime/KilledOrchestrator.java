@@ -6,11 +6,13 @@ import dev.fairbench.orchestrator.discovery.EntryVariant;
 import dev.fairbench.orchestrator.discovery.ManifestReader;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The orchestrator side of {@link WatchdogTest}, run in a JVM of its own: starts tiny-python
  * with a runtime, freezes it, prints what it started, then waits to be killed with SIGKILL.
- * Arguments: native | taskset | docker, the port, the log folder, and for docker the folder
+ * Arguments: native | taskset | daemon (natively, tiny-escapes:daemon: a server that leaves its process
+ * tree and its cgroups) | docker, the port, the log folder, and for docker the folder
  * with the Dockerfile.
  */
 public final class KilledOrchestrator {
@@ -27,13 +29,18 @@ public final class KilledOrchestrator {
       server = new DockerRuntime(logs, "watchdog-test").start(DockerRuntimeTest.tinyPython(Path.of(args[3]), "", "/app/server.py"), limits, port);
       what = "container=" + ((DockerServer) server).containerId();
     } else {
-      EntryVariant tiny = new ManifestReader().read(TestEntries.impls().resolve("tiny-python")).getFirst();
+      EntryVariant tiny = kind.equals("daemon")
+          ? new ManifestReader().read(TestEntries.impls().resolveSibling("faults").resolve("tiny-escapes")).stream()
+              .filter(v -> v.id().equals("tiny-escapes:daemon")).findFirst().orElseThrow()
+          : new ManifestReader().read(TestEntries.impls().resolve("tiny-python")).getFirst();
       NativeRuntime runtime = kind.equals("taskset")
           ? new NativeRuntime(logs, new TasksetOnly("test: the SIGSTOP fallback")) : new NativeRuntime(logs);
       NativeServer nativeServer = (NativeServer) runtime.start(tiny, limits, port);
       server = nativeServer;
-      List<Long> tree = ProcFs.descendantsAndSelf(ProcessHandle.of(nativeServer.pid()).orElseThrow());
-      what = "pids=" + String.join(",", tree.stream().map(String::valueOf).toList())
+      // Every process that carries the server's marker: its tree, and for "daemon" what left tree and cgroups.
+      List<Long> marked = ProcFs.withVariable(NativeServer.MARKER).entrySet().stream()
+          .filter(e -> e.getValue().startsWith(Watchdog.owner() + "/")).map(Map.Entry::getKey).sorted().toList();
+      what = "pids=" + String.join(",", marked.stream().map(String::valueOf).toList())
           + " cgroups=" + String.join(",", NativeRuntimeTest.fairbenchCgroups(nativeServer.pid()).stream().map(Path::toString).toList());
     }
     FreezeTiming timing = server.freeze();

@@ -27,7 +27,8 @@ import org.testcontainers.DockerClientFactory;
 /**
  * An orchestrator killed with SIGKILL while its server is frozen (the OOM killer, a CI timeout:
  * no shutdown hook runs) leaves nothing behind: its watchdog thaws and kills the server, removes
- * its cgroups or its paused container within a few seconds, and the next sweep says what it did.
+ * its cgroups or its paused container within a few seconds, and the next sweep says what it did —
+ * also of a server's process that left its cgroups and its process tree (found by its marker).
  */
 class WatchdogTest {
   private static final Pattern FROZEN = Pattern.compile("FROZEN by (\\S+) watchdog=(-?\\d+) (.*)");
@@ -36,7 +37,7 @@ class WatchdogTest {
   @TempDir Path logs;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"native", "taskset"})
+  @ValueSource(strings = {"native", "taskset", "daemon"})
   void aKilledOrchestratorsFrozenServerIsKilledAndItsCgroupsRemoved(String kind) throws Exception {
     int port = NativeRuntime.freePort();
     Process orchestrator = startOrchestrator(kind, port, List.of());
@@ -47,7 +48,8 @@ class WatchdogTest {
       List<Path> groups = started.get("cgroups").isEmpty() ? List.of()
           : Arrays.stream(started.get("cgroups").split(",")).map(Path::of).toList();
       assertThat(Long.parseLong(frozen.group(2))).as("a watchdog runs").isPositive();
-      assertThat(pids).as("the server and its forked worker").hasSize(2);
+      assertThat(pids).as(kind.equals("daemon") ? "the started process, the daemon and its forked worker"
+          : "the server and its forked worker").hasSize(kind.equals("daemon") ? 3 : 2);
       assertThat(listening(port)).as("a frozen listener still takes connections").isTrue();
       if (kind.equals("native") && frozen.group(1).equals("cgroup-v1-freezer")) {
         assertThat(groups).anySatisfy(g -> assertThat(Files.readString(g.resolve("freezer.state")).trim()).isEqualTo("FROZEN"));
@@ -68,7 +70,7 @@ class WatchdogTest {
       assertThat(awaitWatchdogGone(Long.parseLong(frozen.group(2)))).as("the watchdog exits when done").isTrue();
       List<String> report = Watchdog.collectReports();
       assertThat(report).as("the next command says what the watchdog did")
-          .anySatisfy(line -> assertThat(line).matches("killed pid " + pids.getFirst() + " \\(\\S*python3 -u server\\.py\\) .*")
+          .anySatisfy(line -> assertThat(line).matches("killed pid " + pids.getFirst() + " \\(\\S*python3 -u \\S*server\\.py\\) .*")
               .endsWith("(by the watchdog of the killed orchestrator " + orchestrator.pid() + ")"));
       if (!groups.isEmpty()) {
         assertThat(report).anySatisfy(line -> assertThat(line).startsWith("thawed cgroup "));
@@ -82,7 +84,7 @@ class WatchdogTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"native", "taskset"})
+  @ValueSource(strings = {"native", "taskset", "daemon"})
   void withItsWatchdogKilledTooTheNextSweepRemovesTheFrozenServerAndSaysWhat(String kind) throws Exception {
     int port = NativeRuntime.freePort();
     Process orchestrator = startOrchestrator(kind, port, List.of());
@@ -101,7 +103,8 @@ class WatchdogTest {
 
       List<String> swept = Leftovers.sweepNative(kind.equals("taskset") ? new TasksetOnly("test") : LimitsBackend.detect());
       for (long pid : pids) {
-        assertThat(swept).anySatisfy(line -> assertThat(line).matches("killed pid " + pid + " \\(\\S*python3 -u server\\.py\\)"));
+        assertThat(swept).anySatisfy(line -> assertThat(line).matches("killed pid " + pid + " \\(\\S*python3 -u \\S*server\\.py\\)"
+            + (kind.equals("taskset") || kind.equals("daemon") && pid != pids.getFirst() ? ", found by the server marker it inherited" : "")));
       }
       for (Path group : groups) {
         assertThat(swept).contains("removed cgroup " + group);

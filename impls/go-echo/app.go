@@ -28,6 +28,9 @@ func newServer() *echo.Echo {
 	e.GET("/plaintext", plaintext)
 	e.GET("/json", jsonHello)
 	e.GET("/user/:id", user)
+	// A trailing :id takes the rest of the path, slashes included, so PUT /user/a/b would be
+	// the route's 405; a path below an id is no route for any method (SPEC 3.7, 10.1).
+	e.RouteNotFound("/user/:id/*", func(echo.Context) error { return echo.ErrNotFound })
 	e.POST("/validate", validate, requireJSON, middleware.BodyLimit(maxBody))
 	return e
 }

@@ -59,6 +59,12 @@ func TestErrorsAreJSON(t *testing.T) {
 	}{
 		{http.MethodGet, "/user/", http.StatusNotFound},
 		{http.MethodGet, "/user/a/b", http.StatusNotFound},
+		{http.MethodPut, "/user/a/b", http.StatusNotFound},
+		{http.MethodPost, "/user/a/b", http.StatusNotFound},
+		{http.MethodDelete, "/user/42/", http.StatusNotFound},
+		{http.MethodPatch, "/user/a/b/c", http.StatusNotFound},
+		{http.MethodPut, "/user/42", http.StatusMethodNotAllowed},
+		{http.MethodPut, "/nope/a", http.StatusNotFound},
 		{http.MethodGet, "/nope", http.StatusNotFound},
 		{http.MethodGet, "/PLAINTEXT", http.StatusNotFound},
 		{http.MethodPost, "/plaintext", http.StatusMethodNotAllowed},

@@ -1,6 +1,8 @@
 package dev.fairbench.reference;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +24,13 @@ import java.nio.charset.StandardCharsets;
 final class StrictJson {
 
   private static final ObjectReader READER =
-      JsonMapper.builder()
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  // An unknown key of any length is ignored (SPEC 8.4): Jackson's default refuses a
+                  // name over 50,000 characters; the body limit bounds it instead.
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder().maxNameLength((int) HttpVerticle.MAX_BODY_BYTES).build())
+                  .build())
           .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
           .disable(JsonReadFeature.ALLOW_TRAILING_COMMA)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

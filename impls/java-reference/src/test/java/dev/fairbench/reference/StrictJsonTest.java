@@ -3,6 +3,7 @@ package dev.fairbench.reference;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -59,6 +60,14 @@ class StrictJsonTest {
     assertThatThrownBy(() -> StrictJson.readObject(body))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("nesting depth");
+  }
+
+  @Test
+  void readsAnUnknownKeyAsLongAsTheBodyLimitAllows() throws InvalidInputException {
+    String key = "k".repeat(900_000);
+    JsonNode node = StrictJson.readObject(utf8("{\"" + key + "\":1,\"name\":\"a\",\"age\":1}"));
+    assertThat(node.get("name").asText()).isEqualTo("a");
+    assertThat(node.has(key)).isTrue();
   }
 
   @Test

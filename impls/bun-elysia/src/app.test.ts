@@ -1,6 +1,7 @@
 // The contract points where this entry departs from Elysia's defaults; the conformance suite
 // checks the rest against a running server.
-import { describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { connect } from 'node:net'
 import { app } from './app'
 
 const MiB = 1024 * 1024
@@ -102,4 +103,51 @@ describe('routing', () => {
 	test('answers 404 JSON to an unknown path', async () => {
 		await expectError(await app.handle(new Request('http://localhost/user/a/b')), 404)
 	})
+})
+
+describe('a declared Content-Length over 1 MiB, on a real Bun.serve', () => {
+	// app.listen passes the app's serve options (maxRequestBodySize) to Bun.serve, as server.ts does.
+	beforeAll(() => {
+		app.listen({ hostname: '127.0.0.1', port: 0, development: false })
+	})
+	afterAll(() => app.stop(true))
+
+	/** Sends the head and a few body bytes, never the rest; resolves with the whole answer. */
+	const exchange = (length: string | number) =>
+		new Promise<string>((resolve, reject) => {
+			const head = `POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}`
+			const socket = connect(app.server!.port!, '127.0.0.1', () => socket.write(`${head}\r\n\r\n{"name":`))
+			let answer = ''
+			const done = () => {
+				socket.destroy()
+				resolve(answer)
+			}
+			socket.setEncoding('latin1')
+			socket.on('data', (data: string) => {
+				answer += data
+				const end = answer.indexOf('\r\n\r\n')
+				const declared = /\r\ncontent-length: *(\d+)/i.exec(answer)
+				if (end >= 0 && answer.length >= end + 4 + Number(declared?.[1] ?? 0)) done()
+			})
+			socket.on('end', done)
+			socket.on('error', reject)
+		})
+
+	// Bun's default maxRequestBodySize (128 MiB) answered from 128 MiB + 1 with a bare 413 and no body.
+	test.each([MiB + 1, 128 * MiB, 128 * MiB + 1, 2 ** 30, 2 ** 40, '9007199254740993', '576460752303423487'])(
+		'%p answers the JSON 413 before the body is sent',
+		async (length) => {
+			const answer = await exchange(length)
+			expect(answer).toStartWith('HTTP/1.1 413 ')
+			expect(answer).toMatch(/\r\ncontent-type: application\/json/i)
+			expect(typeof JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toBe('string')
+		}
+	)
+
+	// Bun's parser (uWebSockets) refuses a Content-Length above 2^59 - 1 (its STATE_SIZE_MASK) with a
+	// bare 400 and a closed connection before any handler runs: outside what the entry can answer.
+	test.each(['576460752303423488', '9223372036854775807', '18446744073709551617'])(
+		"%s is Bun's own bare 400",
+		async (length) => expect(await exchange(length)).toStartWith('HTTP/1.1 400 ')
+	)
 })

@@ -1,7 +1,7 @@
 // Reads HOST, PORT and WORKERS (SPEC 0.1, 0.2) and serves the app in WORKERS processes, each
 // listening on the port itself with SO_REUSEPORT.
 import type { Subprocess } from 'bun'
-import { fetch, onError, routes } from './app'
+import { fetch, maxRequestBodySize, onError, routes } from './app'
 
 // Set in the processes the primary spawns; the primary itself has none.
 const WORKER_ENV = 'BUN_SERVE_WORKER'
@@ -26,7 +26,16 @@ const workers = intFromEnv('WORKERS', 1, 1, 1024)
 
 try {
 	// The kernel (SO_REUSEPORT) spreads connections over the processes listening on the port.
-	Bun.serve({ hostname, port, reusePort: true, development: false, routes, fetch, error: onError })
+	Bun.serve({
+		hostname,
+		port,
+		reusePort: true,
+		development: false,
+		maxRequestBodySize,
+		routes,
+		fetch,
+		error: onError
+	})
 } catch (cause) {
 	fail(`cannot listen on ${hostname}:${port}: ${(cause as Error).message}`)
 }

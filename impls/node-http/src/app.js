@@ -24,10 +24,31 @@ const sendError = (res, status, message, headers) => sendJson(res, status, { err
 const methodNotAllowed = (res, method, allow) =>
 	sendError(res, 405, `method ${method} not allowed, use ${allow}`, { Allow: allow })
 
+/**
+ * The path of a request target, without its query. An origin-form target (`/json?x=1`, what a
+ * client sends a server it talks to directly) is cut at `?`, no URL object per request (and
+ * `new URL('//json', base)` would read `json` as a host). An absolute-form target
+ * (`http://host/json?x=1`, which a server MUST accept, RFC 9112 §3.2.2) is parsed by WHATWG URL:
+ * its path, still percent-encoded, routes like the same origin-form path. Any other target (`*`,
+ * another scheme, a malformed URL) is kept whole, so it matches no route (404).
+ */
+export function targetPath(target) {
+	if (target.startsWith('/')) {
+		const query = target.indexOf('?')
+		return query === -1 ? target : target.slice(0, query)
+	}
+	let url
+	try {
+		url = new URL(target)
+	} catch {
+		return target
+	}
+	return url.protocol === 'http:' || url.protocol === 'https:' ? url.pathname : target
+}
+
 /** The request listener for http.createServer. Routes are case-sensitive and exact. */
 export function handle(req, res) {
-	const query = req.url.indexOf('?')
-	const path = query === -1 ? req.url : req.url.slice(0, query)
+	const path = targetPath(req.url)
 	const get = req.method === 'GET' || req.method === 'HEAD'
 
 	if (path === '/plaintext') {

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { createServer } from 'node:http'
+import { connect } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { MAX_BODY_BYTES, decodeUserInput, handle } from '../src/app.js'
+import { MAX_BODY_BYTES, decodeUserInput, handle, targetPath } from '../src/app.js'
 
 let server
 let base
@@ -53,6 +54,82 @@ describe('routes', () => {
 
 	test('answer 400 JSON to an invalid percent-encoding', async () => {
 		await assertError(await fetch(`${base}/user/%FF%C3%28`), 400)
+	})
+})
+
+/** Sends `GET target` as written (fetch only sends origin-form); resolves with status and body. */
+async function rawGet(target, method = 'GET') {
+	const socket = connect(server.address().port, '127.0.0.1')
+	socket.end(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+	let answer = ''
+	for await (const data of socket) answer += data
+	const [head, body] = answer.split('\r\n\r\n')
+	return { status: Number(head.split(' ')[1]), type: /\r\ncontent-type: ([^\r]*)/i.exec(head)?.[1], body }
+}
+
+describe('absolute-form targets (RFC 9112 §3.2.2)', () => {
+	for (const [target, expected] of [
+		['http://127.0.0.1/json', { message: 'Hello, World!' }],
+		['http://127.0.0.1/user/42', { id: '42', name: 'User 42' }],
+		['http://127.0.0.1:8080/user/100%2541%F0%9F%98%80+1?x=1', { id: '100%41😀+1', name: 'User 100%41😀+1' }],
+		['HTTP://localhost/json?x=1', { message: 'Hello, World!' }]
+	])
+		test(`route ${target} as its path`, async () => {
+			const { status, body } = await rawGet(target)
+			assert.equal(status, 200)
+			assert.deepEqual(JSON.parse(body), expected)
+		})
+
+	test('serve /plaintext', async () => {
+		assert.deepEqual(await rawGet('http://127.0.0.1/plaintext'), {
+			status: 200,
+			type: 'text/plain; charset=utf-8',
+			body: 'Hello, World!'
+		})
+	})
+
+	for (const [target, status, method] of [
+		['http://127.0.0.1/nope', 404],
+		['http://127.0.0.1/user/a/b', 404],
+		['http://127.0.0.1', 404],
+		['http://127.0.0.1/user/%zz', 400],
+		['http://127.0.0.1/user/42', 405, 'PUT'],
+		['http://127.0.0.1/validate', 405]
+	])
+		test(`answer ${status} JSON to ${method ?? 'GET'} ${target}`, async () => {
+			const answer = await rawGet(target, method)
+			assert.equal(answer.status, status)
+			assert.equal(answer.type, 'application/json')
+			assert.equal(typeof JSON.parse(answer.body).error, 'string')
+		})
+})
+
+describe('targetPath', () => {
+	test('cuts an origin-form target at the query, nothing else', () => {
+		for (const [target, path] of [
+			['/json', '/json'],
+			['/user/42?x=1', '/user/42'],
+			['/user/a%2Fb?x', '/user/a%2Fb'],
+			['/user/..', '/user/..'],
+			['//json', '//json'],
+			['/', '/']
+		])
+			assert.equal(targetPath(target), path, target)
+	})
+
+	test('reads the path of an http or https absolute-form target', () => {
+		for (const [target, path] of [
+			['http://127.0.0.1/json', '/json'],
+			['https://example.com:8443/user/caf%C3%A9?x=1#f', '/user/caf%C3%A9'],
+			['HTTP://127.0.0.1', '/'],
+			['http://127.0.0.1?x=1', '/']
+		])
+			assert.equal(targetPath(target), path, target)
+	})
+
+	test('keeps any other target whole, so it matches no route', () => {
+		for (const target of ['*', 'ftp://127.0.0.1/json', 'http://[::1/json', 'json'])
+			assert.equal(targetPath(target), target)
 	})
 })
 

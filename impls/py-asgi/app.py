@@ -7,7 +7,7 @@ application with orjson (the granian variant).
 """
 
 import json
-from decimal import Decimal
+from decimal import MIN_ETINY, Decimal
 from typing import Any, Awaitable, Callable, Iterable
 
 MAX_BODY_SIZE = 1024 * 1024  # 1 MiB: a body of more bytes than this is a 413
@@ -29,13 +29,34 @@ def _reject_constant(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
+def exact_number(text: str) -> Decimal:
+    """json.loads's parse_float: a number with a fraction or an exponent as an exact Decimal.
+    Decimal's exponents stop near +-10**18, and beyond them Decimal(text) raises
+    InvalidOperation, an ArithmeticError that json.loads passes on and nothing expects (a 500).
+    A number written that far out is 0 when its digits are all zeros; otherwise, with a positive
+    exponent, an integer larger than any Decimal, which Infinity of its sign stands for (as in
+    Decimal's own overflow), and with a negative exponent a fraction, not 0, nearer to 0 than
+    any Decimal, which the Decimal nearest to 0 of its sign stands for. Neither is an age (400);
+    under an unknown key either is ignored like any number (SPEC 8.6)."""
+    try:
+        return Decimal(text)
+    except ArithmeticError:
+        mantissa, _, exponent = text.lower().partition("e")  # JSON: -?int(.frac)?e[+-]?digits
+        if not mantissa.strip("-.0"):
+            return Decimal(mantissa)
+        sign = "-" if mantissa.startswith("-") else ""
+        if exponent.startswith("-"):
+            return Decimal(f"{sign}1e{MIN_ETINY}")
+        return Decimal(f"{sign}Infinity")
+
+
 def strict_loads(body: bytes) -> Any:
     """RFC 8259 JSON with the standard library: UTF-8 only (json.loads would also take UTF-16 and
     UTF-32 bytes) and no NaN, Infinity or -Infinity (json.loads accepts them by default). Numbers
     with a fraction or an exponent are exact Decimals, not floats: a float rounds
     30.000000000000001 or 1e-400 to an integer, and the contract calls them fractions (SPEC 7.8).
     Raises ValueError, or RecursionError for deep nesting."""
-    return json.loads(body.decode("utf-8"), parse_constant=_reject_constant, parse_float=Decimal)
+    return json.loads(body.decode("utf-8"), parse_constant=_reject_constant, parse_float=exact_number)
 
 
 def stdlib_dumps(value: Any) -> bytes:

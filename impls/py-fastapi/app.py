@@ -1,5 +1,5 @@
 import json
-from decimal import Decimal
+from decimal import MIN_ETINY, Decimal
 from typing import Annotated, Any, Callable, Coroutine
 
 from fastapi import APIRouter, FastAPI, Request, Response
@@ -17,6 +17,27 @@ TOO_LARGE = "request body is larger than 1 MiB"
 
 def _reject_constant(constant: str) -> Any:
     raise HTTPException(status_code=400, detail=f"{constant} is not valid JSON")
+
+
+def exact_number(text: str) -> Decimal:
+    """json.loads's parse_float: a number with a fraction or an exponent as an exact Decimal.
+    Decimal's exponents stop near +-10**18, and beyond them Decimal(text) raises
+    InvalidOperation, an ArithmeticError (FastAPI answers it with a 400 for the whole body). A
+    number written that far out is 0 when its digits are all zeros; otherwise, with a positive
+    exponent, an integer larger than any Decimal, which Infinity of its sign stands for (as in
+    Decimal's own overflow), and with a negative exponent a fraction, not 0, nearer to 0 than
+    any Decimal, which the Decimal nearest to 0 of its sign stands for. Neither is an age (400);
+    under an unknown key either is ignored like any number (SPEC 8.6)."""
+    try:
+        return Decimal(text)
+    except ArithmeticError:
+        mantissa, _, exponent = text.lower().partition("e")  # JSON: -?int(.frac)?e[+-]?digits
+        if not mantissa.strip("-.0"):
+            return Decimal(mantissa)
+        sign = "-" if mantissa.startswith("-") else ""
+        if exponent.startswith("-"):
+            return Decimal(f"{sign}1e{MIN_ETINY}")
+        return Decimal(f"{sign}Infinity")
 
 
 class StrictJSONRequest(Request):
@@ -49,7 +70,7 @@ class StrictJSONRequest(Request):
             try:
                 # Fractions as Decimal, not float: a float rounds 30.000000000000001 and 1e-400
                 # to integers, which the contract calls fractions (SPEC 7.8).
-                self._json = json.loads(text, parse_constant=_reject_constant, parse_float=Decimal)
+                self._json = json.loads(text, parse_constant=_reject_constant, parse_float=exact_number)
             except RecursionError:
                 raise HTTPException(status_code=400, detail="JSON is nested too deeply")
         return self._json

@@ -1,7 +1,7 @@
 """The fairbench contract (docs/SPEC.md) in Flask 3, served by any WSGI server (serve.py)."""
 
 import json
-from decimal import Decimal
+from decimal import MIN_ETINY, Decimal
 from typing import Any
 
 from flask import Flask, Request, Response, abort, request
@@ -15,6 +15,27 @@ def _reject_constant(constant: str) -> Any:
     raise ValueError(f"{constant} is not valid JSON")
 
 
+def exact_number(text: str) -> Decimal:
+    """json.loads's parse_float: a number with a fraction or an exponent as an exact Decimal.
+    Decimal's exponents stop near +-10**18, and beyond them Decimal(text) raises
+    InvalidOperation, an ArithmeticError that json.loads passes on and nothing expects (a 500).
+    A number written that far out is 0 when its digits are all zeros; otherwise, with a positive
+    exponent, an integer larger than any Decimal, which Infinity of its sign stands for (as in
+    Decimal's own overflow), and with a negative exponent a fraction, not 0, nearer to 0 than
+    any Decimal, which the Decimal nearest to 0 of its sign stands for. Neither is an age (400);
+    under an unknown key either is ignored like any number (SPEC 8.6)."""
+    try:
+        return Decimal(text)
+    except ArithmeticError:
+        mantissa, _, exponent = text.lower().partition("e")  # JSON: -?int(.frac)?e[+-]?digits
+        if not mantissa.strip("-.0"):
+            return Decimal(mantissa)
+        sign = "-" if mantissa.startswith("-") else ""
+        if exponent.startswith("-"):
+            return Decimal(f"{sign}1e{MIN_ETINY}")
+        return Decimal(f"{sign}Infinity")
+
+
 class StrictJSONProvider(DefaultJSONProvider):
     """RFC 8259 JSON with the standard library, which by default also reads NaN and Infinity,
     guesses UTF-16/32 from bytes, and raises RecursionError (not ValueError) on deep nesting.
@@ -25,7 +46,7 @@ class StrictJSONProvider(DefaultJSONProvider):
         if isinstance(s, (bytes, bytearray)):
             s = s.decode("utf-8")  # a UnicodeDecodeError is a ValueError: 400
         try:
-            return json.loads(s, parse_constant=_reject_constant, parse_float=Decimal, **kwargs)
+            return json.loads(s, parse_constant=_reject_constant, parse_float=exact_number, **kwargs)
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
 

@@ -9,13 +9,14 @@ worker dies the others are stopped too, so a crash is never hidden behind fewer 
 Usage: python serve.py bjoern|waitress
 """
 
+import json
 import os
 import signal
 import socket
 import sys
 from typing import Callable
 
-from app import app
+from app import MAX_BODY_SIZE, app
 
 SERVERS = ("bjoern", "waitress")
 # Each waitress process: its default 4 task threads (they interleave under the GIL). It stops
@@ -69,21 +70,49 @@ def server_for(name: str) -> Callable[[socket.socket], None]:
 
 
 def waitress_server(sock: socket.socket):
-    """waitress's server on `sock`, with a channel that answers a bodiless request sent with
-    `Expect: 100-continue` (waitress 3.0.2 sends the 100, then marks the complete request
-    incomplete and waits for a body that never comes: SPEC 11.3)."""
+    """waitress's server on `sock`, with two parts of its channel replaced:
+
+    - the parser: a request that declares a body over 1 MiB reaches the app with its head alone,
+      and one without a body is not asked for one (waitress 3.0.2 sends 100 Continue to a
+      bodiless request with Expect: 100-continue, then waits forever: SPEC 11.3);
+    - the error task: the requests waitress refuses itself get the contract's JSON error
+      (SPEC 9.1), not waitress's text/plain page.
+    """
     from waitress.channel import HTTPChannel
     from waitress.parser import HTTPRequestParser
     from waitress.server import create_server
+    from waitress.task import ErrorTask
 
-    class NoContinueWithoutBody(HTTPRequestParser):
+    class Parser(HTTPRequestParser):
         def parse_header(self, header_plus: bytes) -> None:
             super().parse_header(header_plus)
-            if self.body_rcv is None:  # no Content-Length above 0 and no chunked body: nothing to continue
+            if self.content_length > MAX_BODY_SIZE:
+                # waitress reads a whole body before the app runs (past 512 KiB into a temporary
+                # file), and answers a Content-Length from its max_request_body_size (1 GiB) up
+                # with its own 413. Without a body receiver the request is complete with its
+                # head: Flask answers from the head alone (415 for another media type, else 413
+                # from CONTENT_LENGTH under MAX_CONTENT_LENGTH, before it reads), the body is
+                # never read, and the connection closes after the answer (body bytes that came
+                # with the head are dropped with it, never answered as a request).
+                self.body_rcv = None
+                self.content_length = 0  # the length of the body this parser reads
+                self.headers["CONNECTION"] = "close"
+            if self.body_rcv is None:  # no body follows the head: nothing to continue
                 self.expect_continue = False
 
+    class JSONErrorTask(ErrorTask):
+        def execute(self) -> None:
+            error = self.request.error  # a waitress.utilities.Error: code, reason, body
+            body = json.dumps({"error": f"{error.reason}: {error.body}"}).encode()
+            self.status = f"{error.code} {error.reason}"
+            self.response_headers.append(("Content-Type", "application/json"))
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
     class Channel(HTTPChannel):
-        parser_class = NoContinueWithoutBody
+        parser_class = Parser
+        error_task_class = JSONErrorTask
 
     server = create_server(app, sockets=[sock], **WAITRESS_OPTIONS)
     server.channel_class = Channel

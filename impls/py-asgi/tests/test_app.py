@@ -153,6 +153,36 @@ class StdlibJsonTest(unittest.IsolatedAsyncioTestCase):
                 self.assertEqual(status, 200, body)
                 self.assertIn(b'"age":%d,' % age, body.replace(b" ", b""))
 
+    # Exponents beyond what a Decimal holds (|exponent| > 999999999999999999): Decimal raises
+    # InvalidOperation, an ArithmeticError, not a ValueError (a 500 before exact_number).
+    beyond_decimal = ("1e99999999999999999999", "-1e99999999999999999999", "3e18446744073709551617",
+                      "30e-18446744073709551615", "1E+1000000000000000000", "1e-1999999999999999998")
+
+    async def test_exponents_beyond_a_decimal_never_500(self) -> None:
+        if not self.exact_fractions:
+            # orjson reads them as a float64 (inf is refused, a tiny number is 0.0): never a 500.
+            for literal in self.beyond_decimal + ("0e99999999999999999999",):
+                with self.subTest(age=literal):
+                    answer = await self.post('{"name":"a","age":%s}' % literal)
+                    self.assertIn(answer[0], (200, 400), answer[2])
+            return
+        for body in ['{"name":"a","age":%s}' % literal for literal in self.beyond_decimal] + [
+                # within a Decimal's range: the checks of age must not raise either
+                '{"name":"a","age":1e999999999999999999}', '{"name":"a","age":1e-1999999999999999997}',
+                '{"name":"a","age":-9.9e999999999999999999}']:
+            with self.subTest(body=body):
+                self.assert_error(await self.post(body), 400)
+        # Zero times any power of ten is exactly 0: an integer age (SPEC 7.10). Under an unknown key
+        # any number is ignored (SPEC 8.6).
+        for literal in ("0e99999999999999999999", "-0.0E-99999999999999999999", "0e999999999999999999",
+                        "0e-1999999999999999997"):
+            with self.subTest(age=literal):
+                self.assert_ok(await self.post('{"name":"a","age":%s}' % literal), {"name": "a", "age": 0, "valid": True})
+        for body in ('{"name":"a","age":1,"x":[0.0e-99999999999999999999]}', '{"name":"a","age":1,"x":1e99999999999999999999}',
+                     '{"x":-1e99999999999999999999,"name":"a","age":1}', '{"name":"a","age":1,"x":[3.5e-99999999999999999999]}'):
+            with self.subTest(body=body):
+                self.assert_ok(await self.post(body), {"name": "a", "age": 1, "valid": True})
+
     async def test_invalid_fields_are_400(self) -> None:
         for body in ('{"age":1}', '{"name":1,"age":1}', '{"name":null,"age":1}', '{"name":["a"],"age":1}',
                      '{"name":"","age":1}', '{"name":"a"}', '{"name":"a","age":"30"}', '{"name":"a","age":true}',

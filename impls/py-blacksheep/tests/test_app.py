@@ -81,6 +81,36 @@ class StdlibJsonTest(unittest.IsolatedAsyncioTestCase):
                 self.assertEqual(status, 200, answer)
                 self.assertEqual(answer.replace(b" ", b"").count(b'"age":%d,' % age), 1)
 
+    # Exponents beyond what a Decimal holds (|exponent| > 999999999999999999): Decimal raises
+    # InvalidOperation, an ArithmeticError, not a ValueError (a 500 before exact_number).
+    beyond_decimal = ("1e99999999999999999999", "-1e99999999999999999999", "3e18446744073709551617",
+                      "30e-18446744073709551615", "1E+1000000000000000000", "1e-1999999999999999998")
+
+    async def test_exponents_beyond_a_decimal_never_500(self) -> None:
+        if not self.exact_fractions:
+            # orjson reads them as a float64 (inf is refused, a tiny number is 0.0): never a 500.
+            for literal in self.beyond_decimal + ("0e99999999999999999999",):
+                with self.subTest(age=literal):
+                    answer = await self.post('{"name":"a","age":%s}' % literal)
+                    self.assertIn(answer[0], (200, 400), answer[2])
+            return
+        for body in ['{"name":"a","age":%s}' % literal for literal in self.beyond_decimal] + [
+                # within a Decimal's range: the checks of age must not raise either
+                '{"name":"a","age":1e999999999999999999}', '{"name":"a","age":1e-1999999999999999997}',
+                '{"name":"a","age":-9.9e999999999999999999}']:
+            with self.subTest(body=body):
+                self.assert_error(await self.post(body), 400)
+        # Zero times any power of ten is exactly 0: an integer age (SPEC 7.10). Under an unknown key
+        # any number is ignored (SPEC 8.6).
+        for body, age in [('{"name":"a","age":%s}' % literal, 0) for literal in (
+                "0e99999999999999999999", "-0.0E-99999999999999999999", "0e999999999999999999",
+                "0e-1999999999999999997")] + [(body, 1) for body in (
+                '{"name":"a","age":1,"x":[0.0e-99999999999999999999]}', '{"name":"a","age":1,"x":1e99999999999999999999}',
+                '{"x":-1e99999999999999999999,"name":"a","age":1}', '{"name":"a","age":1,"x":[3.5e-99999999999999999999]}')]:
+            with self.subTest(body=body):
+                status, _, answer = await self.post(body)
+                self.assertEqual((status, json.loads(answer)), (200, {"name": "a", "age": age, "valid": True}))
+
     async def test_strict_json(self) -> None:
         for body in ('{"name":"a","age":NaN}', '{"name":"a","age":1,"x":-Infinity}', "[" * 100_000,
                      '{"name":"a","age":1} x', '{"name":"a\x01","age":1}'):

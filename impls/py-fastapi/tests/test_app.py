@@ -51,6 +51,18 @@ class ValidateTest(unittest.TestCase):
         self.assertEqual(response.status_code, 200, response.text)
         self.assertEqual(response.json()["age"], 150)
 
+    def test_exponents_beyond_a_decimal(self) -> None:
+        for body in ('{"name":"a","age":1,"x":1e99999999999999999999}', '{"x":[0.5e-99999999999999999999],"name":"a","age":1}'):
+            with self.subTest(body=body):
+                response = self.post(body)
+                self.assertEqual(response.status_code, 200, response.text)
+        for age in ("1e99999999999999999999", "-1E+1000000000000000000", "30e-18446744073709551615"):
+            with self.subTest(age=age):
+                self.assert_error(self.post('{"name":"a","age":%s}' % age), 400)
+        response = self.post('{"name":"a","age":0e99999999999999999999}')
+        self.assertEqual(response.status_code, 200, response.text)
+        self.assertEqual(response.json()["age"], 0)
+
     def test_strict_json(self) -> None:
         for body in ('{"name":"a","age":NaN}', '{"name":"a","age":1,"x":Infinity}', "[" * 100_000,
                      '{"name":"a","age":1} x'):

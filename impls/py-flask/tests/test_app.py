@@ -4,6 +4,7 @@ real servers, by the conformance suite). Run from impls/py-flask:
     .venv/bin/python -m unittest discover -s tests
 """
 
+import contextlib
 import io
 import json
 import os
@@ -104,6 +105,29 @@ class AppTest(unittest.TestCase):
                 self.assertEqual(response.status_code, 200, response.data)
                 self.assertIn(b'"age":%d,' % age, response.data)
 
+    def test_exponents_beyond_a_decimal_never_500(self) -> None:
+        # Beyond |exponent| 999999999999999999 Decimal raises InvalidOperation, an ArithmeticError
+        # that get_json() does not turn into a 400 as it does a ValueError (a 500 before exact_number).
+        for body in ['{"name":"a","age":%s}' % literal for literal in (
+                "1e99999999999999999999", "-1e99999999999999999999", "3e18446744073709551617",
+                "30e-18446744073709551615", "1E+1000000000000000000", "1e-1999999999999999998")] + [
+                # within a Decimal's range: the checks of age must not raise either
+                '{"name":"a","age":1e999999999999999999}', '{"name":"a","age":1e-1999999999999999997}',
+                '{"name":"a","age":-9.9e999999999999999999}']:
+            with self.subTest(body=body):
+                self.assert_error(self.post(body), 400)
+        # Zero times any power of ten is exactly 0: an integer age (SPEC 7.10). Under an unknown key
+        # any number is ignored (SPEC 8.6).
+        for body, age in [('{"name":"a","age":%s}' % literal, 0) for literal in (
+                "0e99999999999999999999", "-0.0E-99999999999999999999", "0e999999999999999999",
+                "0e-1999999999999999997")] + [(body, 1) for body in (
+                '{"name":"a","age":1,"x":[0.0e-99999999999999999999]}', '{"name":"a","age":1,"x":1e99999999999999999999}',
+                '{"x":-1e99999999999999999999,"name":"a","age":1}', '{"name":"a","age":1,"x":[3.5e-99999999999999999999]}')]:
+            with self.subTest(body=body):
+                response = self.post(body)
+                self.assertEqual((response.status_code, response.get_json()),
+                                 (200, {"name": "a", "age": age, "valid": True}))
+
     def test_strict_json(self) -> None:
         for body in ("", "null", "[]", '"a"', "42", "{", "{'name':'a','age':1}", '{"name":"a","age":1,}',
                      OK + " x", OK + OK, '{"name":"a","age":NaN}', '{"name":"a","age":1,"x":-Infinity}',
@@ -170,33 +194,76 @@ class ServeTest(unittest.TestCase):
                 self.assertEqual(result.returncode, 2)
                 self.assertIn(message, result.stderr)
 
-    def test_waitress_answers_a_bodiless_request_sent_with_expect_100_continue(self) -> None:
-        # waitress 3.0.2 alone sends "100 Continue" and then waits for a body that never comes.
+    @contextlib.contextmanager
+    def waitress(self):
+        """serve.py waitress on a free port; yields a function that sends raw bytes on a new
+        connection and returns everything the server answers until it closes (5 s at most)."""
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         server = subprocess.Popen([sys.executable, "serve.py", "waitress"], cwd=ENTRY, stderr=subprocess.PIPE,
                                   env={**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "1"})
+
+        def exchange(request: bytes) -> bytes:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+                connection.sendall(request)
+                answer = b""
+                while chunk := connection.recv(4096):
+                    answer += chunk
+                return answer
+
         try:
             deadline = time.monotonic() + 20
             while True:
                 try:
-                    connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+                    socket.create_connection(("127.0.0.1", port), timeout=5).close()
                     break
                 except ConnectionRefusedError:
                     self.assertLess(time.monotonic(), deadline, "waitress did not start")
                     time.sleep(0.1)
-            with connection:
-                connection.sendall(b"POST /validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                                   b"Expect: 100-continue\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-                answer = b""
-                while chunk := connection.recv(4096):
-                    answer += chunk
-            final = answer.split(b"\r\n\r\n", 1)[1] if answer.startswith(b"HTTP/1.1 100") else answer
-            self.assertTrue(final.startswith(b"HTTP/1.1 400"), answer)
+            yield exchange
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+    def assert_json_error(self, answer: bytes, status: int) -> None:
+        head, _, body = answer.partition(b"\r\n\r\n")
+        self.assertEqual(head.split(b" ", 2)[1], b"%d" % status, answer)  # HTTP/1.0 if the request line was not read
+        self.assertIn(b"\r\nContent-Type: application/json\r\n", head + b"\r\n", answer)
+        self.assertIsInstance(json.loads(body)["error"], str)
+
+    def test_waitress_answers_a_bodiless_request_sent_with_expect_100_continue(self) -> None:
+        # waitress 3.0.2 alone sends "100 Continue" and then waits for a body that never comes.
+        with self.waitress() as exchange:
+            answer = exchange(b"POST /validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                              b"Expect: 100-continue\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        final = answer.split(b"\r\n\r\n", 1)[1] if answer.startswith(b"HTTP/1.1 100") else answer
+        self.assertTrue(final.startswith(b"HTTP/1.1 400"), answer)
+
+    def test_waitress_answers_a_declared_body_over_the_limit_from_the_head(self) -> None:
+        # waitress alone waits for the whole body (answering a Content-Length from 1 GiB up with its
+        # own text/plain 413); here Flask answers from the head, and the body is never sent.
+        head = b"POST /validate HTTP/1.1\r\nHost: t\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+        with self.waitress() as exchange:
+            for length in (MAX_BODY_SIZE + 1, 128 * MAX_BODY_SIZE + 1, 1 << 30, 1 << 40, (1 << 63) - 1, (1 << 64) + 1):
+                with self.subTest(length=length):
+                    answer = exchange(head % (b"application/json", length) + b'{"name":')
+                    self.assert_json_error(answer, 413)
+                    self.assertIn(b"\r\nConnection: close\r\n", answer)
+                    # the media type first, whatever the size (SPEC 4.4)
+                    self.assert_json_error(exchange(head % (b"text/plain", length)), 415)
+            # sent with Expect: 100-continue, the 413 comes at once, without a 100 (SPEC 11.3)
+            answer = exchange(b"POST /validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                              b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % (MAX_BODY_SIZE + 1))
+            self.assert_json_error(answer, 413)
+
+    def test_waitress_own_errors_are_json(self) -> None:
+        with self.waitress() as exchange:
+            for request in (b"POST /validate HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n",
+                            b"POST /validate HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                            b"GET /plaintext HTTP/1.1\r\nBad Header\r\n\r\n"):
+                with self.subTest(request=request):
+                    self.assert_json_error(exchange(request), 400)
 
 
 if __name__ == "__main__":

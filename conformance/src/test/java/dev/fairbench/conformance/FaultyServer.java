@@ -1,8 +1,10 @@
 package dev.fairbench.conformance;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -206,6 +208,47 @@ final class FaultyServer implements AutoCloseable {
     NUMBERS_BEYOND_DOUBLE_RANGE_500,
     /** echo's BodyLimit middleware before the media-type check: an oversized text/plain body answers 413, not 415. */
     SIZE_CHECKED_BEFORE_MEDIA_TYPE,
+    /** Echo's router: a trailing :id takes the rest of the path, so PUT /user/a/b is the route's 405 (GET's 404 is right). */
+    NESTED_USER_PATH_405,
+    /** Jackson's default StreamReadConstraints: an object key over 50,000 characters answers 400. */
+    LONG_KEYS_REJECTED,
+    /** Python's Decimal as parse_float: an exponent beyond 999,999,999,999,999,999 raises InvalidOperation, uncaught: 500. */
+    EXPONENTS_BEYOND_DECIMAL_500,
+    /** Bun.serve's maxRequestBodySize (128 MiB): a larger declared Content-Length gets a bare 413, no headers, no body. */
+    HUGE_DECLARED_BODY_BARE_413,
+
+    // Found by an audit with faulty servers of the suite (docs/CONFORMANCE-VALIDATION.md, 2026-12-04).
+
+    /** A Node stack frame (no heading) in the 400 error messages. */
+    JS_STACK_FRAMES_IN_ERRORS,
+    /** Python stack frames without their "Traceback" line in the 400 error messages. */
+    PYTHON_FRAMES_IN_ERRORS,
+    /** Error responses say application/json; charset=utf-16 (their bytes are UTF-8). */
+    ERRORS_CHARSET_UTF16,
+    /** The body ends at its first NUL, as a parser handed a C string reads it. */
+    NUL_ENDS_THE_BODY,
+    /** Keys compared as written: {"n\u0061me":...} is not name. */
+    KEYS_MATCHED_AS_WRITTEN,
+    /** Any surrogate escape refused, so an escaped pair (a valid character outside the BMP) answers 400. */
+    SURROGATE_ESCAPES_REJECTED,
+    /** The id cut at ';', as servlet containers cut matrix parameters: /user/a;b is "a". */
+    IDS_CUT_AT_SEMICOLON,
+    /** Ids HTML-escaped before they are echoed: /user/%3Cb%3E is "&lt;b&gt;". */
+    IDS_HTML_ESCAPED,
+    /** The GET routes answer every method as GET: POST /json is 200. */
+    ANY_METHOD_ON_GET_ROUTES,
+    /** GET / answers 200 with an HTML page. */
+    ROOT_SERVED,
+    /** The media type matched as application/json followed by a word boundary: application/json-seq is JSON. */
+    JSON_MEDIA_TYPE_BY_PREFIX,
+    /** A media type with more than one parameter is refused with 415. */
+    ONE_PARAMETER_ONLY,
+    /** A success echoing a name outside ASCII says text/plain; charset=utf-8. */
+    SUCCESS_AS_TEXT_FOR_NON_ASCII_NAMES,
+    /** "valid": false for the age 0. */
+    VALID_FALSE_FOR_AGE_ZERO,
+    /** From the 41st GET /user/{id} on, every id is answered with the first one's body: a cache keyed on the route. */
+    USER_ANSWERS_CACHED,
 
     // The HTTP layer's deviations: a FaultyFront in front of the server has them.
 
@@ -284,12 +327,17 @@ final class FaultyServer implements AutoCloseable {
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile boolean hung;
   private volatile JsonNode sharedAnswer;
+  private final java.util.concurrent.atomic.AtomicInteger userRequests = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicReference<String> firstUserId = new java.util.concurrent.atomic.AtomicReference<>();
   private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   private FaultyServer(String prefix, Set<Deviation> deviations, boolean behindAFront) throws IOException {
     this.prefix = prefix;
     this.deviations = deviations.isEmpty() ? EnumSet.noneOf(Deviation.class) : EnumSet.copyOf(deviations);
-    JsonMapper.Builder json = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    // A key as long as the body allows (SPEC 8.4); Jackson's default refuses one over 50,000 characters.
+    JsonFactory factory = has(Deviation.LONG_KEYS_REJECTED) ? new JsonFactory()
+        : JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder().maxNameLength(MIB).build()).build();
+    JsonMapper.Builder json = JsonMapper.builder(factory).enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     if (!has(Deviation.ACCEPTS_TRAILING_GARBAGE)) {
       json.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
@@ -400,6 +448,13 @@ final class FaultyServer implements AutoCloseable {
       String method = exchange.getRequestMethod();
       String route = has(Deviation.CASE_INSENSITIVE_ROUTES) ? path.toLowerCase(Locale.ROOT) : path;
       switch (route) {
+        case "/" -> {
+          if (has(Deviation.ROOT_SERVED)) {
+            send(exchange, 200, "text/html", "<h1>It works</h1>".getBytes(StandardCharsets.US_ASCII));
+          } else {
+            error(exchange, 404, "no such path: /");
+          }
+        }
         case "/plaintext" -> {
           if (has(Deviation.PLAINTEXT_REDIRECTS)) {
             exchange.getResponseHeaders().set("Location", prefix + "/plaintext/");
@@ -454,7 +509,7 @@ final class FaultyServer implements AutoCloseable {
   }
 
   private boolean allowed(HttpExchange exchange, String method, String expected) throws IOException {
-    if (method.equals(expected)) {
+    if (method.equals(expected) || expected.equals("GET") && has(Deviation.ANY_METHOD_ON_GET_ROUTES)) {
       return true;
     }
     if (has(Deviation.WRONG_METHOD_404)) {
@@ -471,13 +526,29 @@ final class FaultyServer implements AutoCloseable {
         || segment.isEmpty() && has(Deviation.USER_WITHOUT_ID_ROUTED)
         || segment.contains("/") && has(Deviation.NESTED_USER_PATH_ROUTED);
     if (!routed) {
+      if (segment.contains("/") && !method.equals("GET") && has(Deviation.NESTED_USER_PATH_405)) {
+        error(exchange, 405, method + " is not allowed here; use GET");
+        return;
+      }
       error(exchange, 404, "no such path: /user/" + segment);
       return;
     }
     if (!allowed(exchange, method, "GET")) {
       return;
     }
+    if (has(Deviation.IDS_CUT_AT_SEMICOLON) && segment.contains(";")) {
+      segment = segment.substring(0, segment.indexOf(';'));
+    }
     String id = has(Deviation.NO_PERCENT_DECODING) ? segment : percentDecode(segment);
+    if (id != null && has(Deviation.USER_ANSWERS_CACHED)) {
+      firstUserId.compareAndSet(null, id);
+      if (userRequests.incrementAndGet() > 40) {
+        id = firstUserId.get();
+      }
+    }
+    if (id != null && has(Deviation.IDS_HTML_ESCAPED)) {
+      id = id.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
     if (id != null && has(Deviation.DECODES_IDS_TWICE)) {
       id = percentDecode(id);
     }
@@ -590,6 +661,12 @@ final class FaultyServer implements AutoCloseable {
     long limit = has(Deviation.NO_BODY_LIMIT) ? Long.MAX_VALUE
         : has(Deviation.LIMIT_AT_EXACTLY_ONE_MEBIBYTE) ? MIB - 1 : MIB;
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (declared != null && Long.parseLong(declared) > 128 * MIB && has(Deviation.HUGE_DECLARED_BODY_BARE_413)) {
+      exchange.getResponseHeaders().set("Connection", "close");
+      exchange.sendResponseHeaders(413, -1);
+      exchange.close();
+      return;
+    }
     if (declared != null && Long.parseLong(declared) > limit && !has(Deviation.LIMIT_COUNTS_CHARACTERS)) {
       error(exchange, 413, "the body is larger than 1 MiB");
       return;
@@ -616,9 +693,29 @@ final class FaultyServer implements AutoCloseable {
     if (has(Deviation.BODY_STRIPPED)) {
       text = text.strip();
     }
+    if (has(Deviation.NUL_ENDS_THE_BODY) && text.indexOf('\0') >= 0) {
+      text = text.substring(0, text.indexOf('\0'));
+    }
+    if (has(Deviation.KEYS_MATCHED_AS_WRITTEN) && !(text.contains("\"name\"") && text.contains("\"age\""))) {
+      badJson(exchange, "name and age are required");
+      return;
+    }
+    if (has(Deviation.SURROGATE_ESCAPES_REJECTED) && text.matches("(?s).*\\\\u[dD][89a-fA-F].*")) {
+      badJson(exchange, "surrogate escapes are not allowed");
+      return;
+    }
     JsonNode json;
     try {
-      json = has(Deviation.DUPLICATE_KEYS_FIRST_WINS) ? readFirstKeyWins(text) : mapper.readTree(text);
+      try {
+        json = has(Deviation.DUPLICATE_KEYS_FIRST_WINS) ? readFirstKeyWins(text) : mapper.readTree(text);
+      } catch (NumberFormatException beyondBigDecimal) {
+        // An exponent beyond an int (1e99999999999999999999): read as a 64-bit float, it is infinite or 0.
+        if (has(Deviation.EXPONENTS_BEYOND_DECIMAL_500)) {
+          send(exchange, 500, "text/plain", "Internal Server Error: decimal.InvalidOperation".getBytes(StandardCharsets.US_ASCII));
+          return;
+        }
+        json = mapper.reader().without(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readTree(text);
+      }
     } catch (StreamConstraintsException e) {
       if (has(Deviation.CRASHES_ON_DEEP_NESTING)) {
         crash();
@@ -744,9 +841,13 @@ final class FaultyServer implements AutoCloseable {
     } else {
       result.put("age", value.intValueExact());
     }
-    result.put("valid", true);
+    result.put("valid", !(has(Deviation.VALID_FALSE_FOR_AGE_ZERO) && value.signum() == 0));
     if (has(Deviation.EXTRA_KEYS_IN_RESPONSES)) {
       result.put("checked", true);
+    }
+    if (has(Deviation.SUCCESS_AS_TEXT_FOR_NON_ASCII_NAMES) && !nameText.chars().allMatch(c -> c < 0x80)) {
+      send(exchange, 200, "text/plain; charset=utf-8", mapper.writeValueAsBytes(result));
+      return;
     }
     if (has(Deviation.LONE_SURROGATES_AS_RAW_BYTES)) {
       send(exchange, 200, "application/json", wtf8(mapper.writeValueAsString(result)));
@@ -791,7 +892,7 @@ final class FaultyServer implements AutoCloseable {
 
   private static boolean beyondDoubleRange(JsonNode node) {
     if (node.isNumber()) {
-      return !Double.isFinite(node.decimalValue().doubleValue());
+      return !Double.isFinite(node.isDouble() ? node.doubleValue() : node.decimalValue().doubleValue());
     }
     for (JsonNode child : node) {
       if (beyondDoubleRange(child)) {
@@ -876,6 +977,12 @@ final class FaultyServer implements AutoCloseable {
     if (has(Deviation.REQUIRES_CHARSET_PARAMETER)) {
       return contentType.equals("application/json; charset=utf-8");
     }
+    if (has(Deviation.ONE_PARAMETER_ONLY) && contentType.split(";", -1).length > 2) {
+      return false;
+    }
+    if (has(Deviation.JSON_MEDIA_TYPE_BY_PREFIX)) {
+      return contentType.toLowerCase(Locale.ROOT).matches("application/json\\b.*");
+    }
     String type = contentType.split(";", 2)[0].trim();
     if (has(Deviation.ACCEPTS_JSON_SUFFIX_MEDIA_TYPES)) {
       String lower = type.toLowerCase(Locale.ROOT);
@@ -936,6 +1043,17 @@ final class FaultyServer implements AutoCloseable {
   private void error(HttpExchange exchange, int status, String message) throws IOException {
     if (has(Deviation.STACK_TRACE_IN_ERRORS) && status == 400) {
       message += "\nTraceback (most recent call last):\n  File \"app.py\", line 12, in validate";
+    }
+    if (has(Deviation.JS_STACK_FRAMES_IN_ERRORS) && status == 400) {
+      message += "\n    at validate (/app/server.js:41:23)";
+    }
+    if (has(Deviation.PYTHON_FRAMES_IN_ERRORS) && status == 400) {
+      message += "\n  File \"/app/server.py\", line 212, in validate";
+    }
+    if (has(Deviation.ERRORS_CHARSET_UTF16)) {
+      send(exchange, status, "application/json; charset=utf-16",
+          mapper.writeValueAsBytes(JsonNodeFactory.instance.objectNode().put("error", message)));
+      return;
     }
     if (has(Deviation.TEXT_PLAIN_ERRORS)) {
       send(exchange, status, "text/plain", message.getBytes(StandardCharsets.UTF_8));

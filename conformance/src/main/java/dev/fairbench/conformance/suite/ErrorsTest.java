@@ -6,6 +6,8 @@ import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 @DisplayName("9. Errors")
 @ExtendWith(TargetExtension.class)
 class ErrorsTest {
-  private static final List<String> STACK_TRACE_MARKERS = List.of("Traceback", "at java.", "goroutine ", "panicked at");
+  private static final List<String> STACK_TRACE_MARKERS = List.of("Traceback", "at java.", "goroutine ", "panicked at",
+      "(<anonymous>)", "node:internal", "** (");
+  /** Frames of a stack without its heading: Python's, and JavaScript's (V8, JavaScriptCore) with a file and a line. */
+  private static final List<Pattern> STACK_FRAMES = List.of(
+      Pattern.compile("File \\\\?\"[^\"\\\\]+\\\\?\", line \\d+"),
+      Pattern.compile("\\bat (?:[\\w$.<>\\[\\] ]+ )?\\(?(?:/|file:|node:|[A-Za-z]:\\\\)[^\\s()]*:\\d+:\\d+\\)?"));
 
   private final HttpTarget server;
 
@@ -91,6 +98,12 @@ class ErrorsTest {
       assertThat(text)
           .as("%s: the response leaks a stack trace (contains \"%s\"): %s", ex.request(), marker.strip(), ex.summary())
           .doesNotContain(marker);
+    }
+    for (Pattern frame : STACK_FRAMES) {
+      Matcher found = frame.matcher(text);
+      assertThat(found.find() ? found.group() : null)
+          .as("%s: the response leaks a stack frame: %s", ex.request(), ex.summary())
+          .isNull();
     }
   }
 }

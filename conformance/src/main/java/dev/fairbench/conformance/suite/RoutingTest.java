@@ -29,7 +29,12 @@ class RoutingTest {
       "GET, /plaintext/extra",
       "POST, /nope",
       "GET, /users/42",
-      "GET, /jsonx"
+      "GET, /jsonx",
+      "PUT, /user/a/b",
+      "POST, /user/a/b",
+      "GET, /",
+      "GET, /user",
+      "GET, /favicon.ico"
   })
   @Clause("10.1")
   @DisplayName("an unknown path answers an error response with status 404")
@@ -45,7 +50,12 @@ class RoutingTest {
       "GET, /validate",
       "DELETE, /validate",
       "PUT, /validate",
-      "PATCH, /validate"
+      "PATCH, /validate",
+      "POST, /json",
+      "PUT, /json",
+      "PATCH, /plaintext",
+      "POST, /user/42",
+      "DELETE, /user/42"
   })
   @Clause(value = "10.2", severity = Severity.WARN)
   @DisplayName("a known path with another method answers 405; 404 is tolerated")

@@ -47,7 +47,7 @@ class UserTest {
   }
 
   @ParameterizedTest(name = "/user/{0} has the id \"{0}\"")
-  @ValueSource(strings = {"007", "-1", "3.5", "true", "null", "0"})
+  @ValueSource(strings = {"007", "-1", "3.5", "true", "null", "0", "12345678901234567890"})
   @Clause("3.2")
   @DisplayName("the id is always a JSON string, whatever it looks like")
   void idIsAlwaysAString(String id) {
@@ -61,7 +61,15 @@ class UserTest {
       "%E4%B8%AD%E6%96%87, 中文",
       "%22quoted%22, \"quoted\"",
       "100%2541, 100%41",
-      "%25, %"
+      "%25, %",
+      // Nothing else is done to the segment: no matrix parameter cut, no extension, no trim, no
+      // normalisation, no HTML escaping, a control character kept (and escaped in the JSON).
+      "a;b, a;b",
+      "42.json, 42.json",
+      "%20a%20, ' a '",
+      "e%CC%81, e\u0301",
+      "%3Cb%3E%26, <b>&",
+      "a%01b, a\u0001b"
   })
   @Clause("3.3")
   @DisplayName("the id is the path segment percent-decoded once, as UTF-8")

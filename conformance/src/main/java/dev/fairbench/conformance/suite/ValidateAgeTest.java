@@ -96,7 +96,9 @@ class ValidateAgeTest {
   }
 
   @ParameterizedTest(name = "age {0}")
-  @ValueSource(strings = {"1e400", "-1e400", "99999999999999999999", "-99999999999999999999", "18446744073709551646"})
+  @ValueSource(strings = {"1e400", "-1e400", "99999999999999999999", "-99999999999999999999", "18446744073709551646",
+      // Exponents beyond a 64-bit integer and beyond Python's Decimal (999,999,999,999,999,999).
+      "1e99999999999999999999", "-1E+1000000000000000000"})
   @Clause("7.9")
   @DisplayName("huge numbers answer 400, never 5xx")
   void hugeNumberAnswers400(String age) {

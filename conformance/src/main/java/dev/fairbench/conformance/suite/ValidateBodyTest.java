@@ -34,7 +34,12 @@ class ValidateBodyTest {
       "{\"name\" \"a\",\"age\":1}",
       "{\"name\":\"a\" \"age\":1}",
       "{\"name\":\"a\",\"age\":01}",
-      "{\"name\":\"a\",\"age\":+1}"
+      "{\"name\":\"a\",\"age\":+1}",
+      // Under an unknown key, which a lazy parser skips by matching brackets instead of reading it.
+      "{\"name\":\"a\",\"age\":1,\"x\":[1 2]}",
+      "{\"name\":\"a\",\"age\":1,\"x\":tru}",
+      "{\"name\":\"a\",\"age\":1,\"x\":{\"a\" 1}}",
+      "{\"name\":\"a\",\"age\":1,\"x\":[1,]}"
   })
   @Clause("5.1")
   @DisplayName("malformed JSON answers 400")
@@ -74,7 +79,10 @@ class ValidateBodyTest {
       "{\"name\":\"a\",\"age\":1}{\"name\":\"b\",\"age\":2}",
       "{\"name\":\"a\",\"age\":1} 1",
       "{\"name\":\"a\",\"age\":1}\n[]",
-      "{\"name\":\"a\",\"age\":1}}"
+      "{\"name\":\"a\",\"age\":1}}",
+      // A NUL after the value: a parser handed a C string stops there.
+      "{\"name\":\"a\",\"age\":1}\u0000",
+      "{\"name\":\"a\",\"age\":1}\u0000x"
   })
   @Clause("5.2")
   @DisplayName("trailing garbage after the value answers 400")

@@ -52,7 +52,7 @@ class ValidateMediaTypeAndSizeTest {
   @ValueSource(strings = {"application/json; charset=utf-8", "application/json;charset=UTF-8", "application/json;charset=utf-8",
       "application/json ; charset=utf-8", "application/json\t;charset=utf-8", "application/json; charset=\"utf-8\"",
       "application/json; CHARSET=UTF-8", "application/json; foo=bar", "application/json;", "application/json;;",
-      "application/json; ;charset=utf-8"})
+      "application/json; ;charset=utf-8", "application/json; charset=utf-8; foo=bar"})
   @Clause("4.2")
   @DisplayName("parameters are allowed, in every form RFC 9110 allows: application/json; charset=utf-8 is accepted, and so are ;charset=utf-8, ' ; ', a quoted value and an empty parameter")
   void charsetParameterIsAccepted(String contentType) {
@@ -73,7 +73,8 @@ class ValidateMediaTypeAndSizeTest {
   static Stream<Arguments> otherMediaTypes() {
     return Stream.of(
             "text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=x",
-            "text/json", "application/problem+json", "application/vnd.api+json")
+            "text/json", "application/problem+json", "application/vnd.api+json", "application/json-seq",
+            "application/json-patch+json")
         .flatMap(type -> ANY_BODY.stream().map(body -> Arguments.of(type, body)));
   }
 
@@ -127,6 +128,36 @@ class ValidateMediaTypeAndSizeTest {
       Expect.errorResponse(server.postRaw("/validate", "application/json", body), 413);
     }
     Expect.stillUp(server, "a body of " + what);
+  }
+
+  private static final Duration DECLARED_WAIT = Duration.ofSeconds(3);
+
+  @ParameterizedTest(name = "Content-Length: {0}")
+  @ValueSource(longs = {134_217_729L, 1_073_741_825L, 1L << 40})
+  @Clause("4.6")
+  @DisplayName("a declared body far over 1 MiB of which only the start comes: an answer before the rest is the 413 error response")
+  void declaredBodyFarOverOneMebibyteAnswers413(long declared) throws IOException {
+    // Past 128 MiB Bun.serve answered a bare 413 itself, past 1 GiB waitress a text/plain one: limits of
+    // the server under the framework, found before the entry's own. Waiting for the rest is not judged.
+    byte[] start = "{\"name\":\"a\",\"age\":1,\"pad\":\"".getBytes(StandardCharsets.US_ASCII);
+    String what = "POST /validate with Content-Length: " + declared + ", of which " + start.length + " bytes are sent";
+    byte[] head = server.raw().head("POST", server.target("/validate"), "Content-Type: application/json",
+        "Content-Length: " + declared);
+    server.requireResponsive(what);
+    try (RawConnection connection = server.raw(DECLARED_WAIT).open()) {
+      connection.write(RawHttp.concat(head, start));
+      RawResponse answer;
+      try {
+        answer = connection.read();
+      } catch (SocketTimeoutException e) {
+        return; // it waits for the body it was promised, as a server that reads before it judges does
+      } catch (IOException e) {
+        Expect.stillUp(server, what);
+        return; // closed without an answer: the body will never be read
+      }
+      Expect.errorResponse(answer.toExchange(what), 413);
+    }
+    Expect.stillUp(server, what);
   }
 
   /** A request hidden at the start of an over-limit body: a server that reads the body as requests answers it. */

@@ -51,6 +51,14 @@ class ValidateNameTest {
     Expect.accepted(server.postJson(Json.person(name, "30")), name, 30);
   }
 
+  @Test
+  @Clause("6.4")
+  @DisplayName("a one-character name written as an escaped surrogate pair (\\ud83d\\ude00) is valid: 😀")
+  void oneCharacterNameAsAnEscapedSurrogatePairIsValid() {
+    Expect.accepted(server.postJson("{\"name\":\"\\ud83d\\ude00\",\"age\":30}"), "\uD83D\uDE00", 30);
+    Expect.accepted(server.postJson("{\"name\":\"\\uD83D\\uDE00\",\"age\":30}"), "\uD83D\uDE00", 30);
+  }
+
   @ParameterizedTest(name = "name \"{0}\"")
   @ValueSource(strings = {" ", "  padded  ", "\t", "trailing "})
   @Clause("6.5")
@@ -75,6 +83,13 @@ class ValidateNameTest {
   @DisplayName("Unicode, quotes, backslashes and escaped control characters are echoed exactly")
   void unusualCharactersAreEchoedExactly(String what, String name) {
     Expect.accepted(server.postJson(Json.person(name, "30")), name, 30);
+  }
+
+  @Test
+  @Clause("6.6")
+  @DisplayName("the escapes \\/, \\b, \\f and \\u00e9 in a name are echoed as the characters they stand for")
+  void escapesInANameAreEchoedAsTheirCharacters() {
+    Expect.accepted(server.postJson("{\"name\":\"a\\/b\\b\\f\\u00e9\",\"age\":30}"), "a/b\b\f\u00e9", 30);
   }
 
   @Test

@@ -10,15 +10,13 @@ import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.ResultsJson;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.fairbench.orchestrator.runtime.ProcFs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -86,19 +84,12 @@ class OutsideLimitsTest {
     assertThat(steady.cells().getFirst().status()).isEqualTo(CellStatus.MEASURED);
   }
 
-  private static List<Long> processesWithTheirEnvironmentHolding(String variable) throws IOException {
-    try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
-      return processes.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
-          .filter(p -> {
-            try {
-              String environment = new String(Files.readAllBytes(p.resolve("environ")), StandardCharsets.ISO_8859_1);
-              return List.of(environment.split("\0")).contains(variable);
-            } catch (IOException gone) {
-              return false;
-            }
-          })
-          .map(p -> Long.parseLong(p.getFileName().toString())).toList();
-    }
+  /** The processes whose environment holds the assignment NAME=value (as /proc/PID/environ has it). */
+  private static List<Long> processesWithTheirEnvironmentHolding(String assignment) {
+    String name = assignment.substring(0, assignment.indexOf('='));
+    String value = assignment.substring(assignment.indexOf('=') + 1);
+    return ProcFs.withVariable(name).entrySet().stream().filter(e -> e.getValue().equals(value))
+        .map(Map.Entry::getKey).toList();
   }
 
   static boolean rootWithCgroups() {

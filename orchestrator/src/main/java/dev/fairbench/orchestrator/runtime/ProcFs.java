@@ -251,7 +251,6 @@ public final class ProcFs {
     return allowed;
   }
 
-  /** A process's command line with spaces between the arguments, "?" when it is gone. */
   /**
    * Every process whose environment holds the variable NAME, with its value (from
    * /proc/PID/environ, as it was when the process started: inherited through any fork, a cgroup
@@ -290,6 +289,7 @@ public final class ProcFs {
     }
   }
 
+  /** A process's command line with spaces between the arguments, "?" when it is gone. */
   public static String commandLine(long pid) {
     try {
       byte[] raw = Files.readAllBytes(PROC.resolve(pid + "/cmdline"));

@@ -303,6 +303,9 @@ final class FaultyFront implements AutoCloseable {
     if (chunked) {
       body = readChunked(in);
     } else if (length != null) {
+      if (length > Integer.MAX_VALUE - 8) {
+        return false; // more than an array holds: closed unanswered, as a server that cannot take it may do
+      }
       body = in.readNBytes(Math.toIntExact(length));
       if (body.length < length) {
         return false; // the client closed in the middle of the body

@@ -16,6 +16,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.Locale;
@@ -135,6 +136,11 @@ final class FaultyFront implements AutoCloseable {
 
     boolean has(String name, String value) {
       return values(name).stream().anyMatch(v -> v.equalsIgnoreCase(value));
+    }
+
+    /** Whether a comma-separated list header (Connection) holds the token, in any letter case. */
+    boolean hasToken(String name, String token) {
+      return values(name).stream().flatMap(v -> Arrays.stream(v.split(","))).anyMatch(t -> t.strip().equalsIgnoreCase(token));
     }
   }
 
@@ -322,7 +328,8 @@ final class FaultyFront implements AutoCloseable {
     }
     burst.closeAfterThis = has(Deviation.CLOSES_AFTER_A_PIPELINED_BURST) && burst.pipelined && !more;
     burst.pipelined = more;
-    return forward(line, request, body, out, request.has("Connection", "close"));
+    boolean close = !has(Deviation.IGNORES_CONNECTION_CLOSE) && request.hasToken("Connection", "close");
+    return forward(line, request, body, out, close);
   }
 
   /** Sends the request to the server on a connection of its own and writes its answer back. */

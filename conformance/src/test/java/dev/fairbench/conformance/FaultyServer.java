@@ -31,7 +31,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -301,7 +303,9 @@ final class FaultyServer implements AutoCloseable {
     /** A Content-Length over 1 MiB answers 413 from the head, the connection kept and the body left unread: it is read as requests. */
     OVERSIZED_BODY_LEFT_UNREAD(true),
     /** A request line that is not HTTP/1.x is answered with a line of text, not an HTTP response, then closed. */
-    GARBAGE_FOR_MALFORMED_REQUESTS(true);
+    GARBAGE_FOR_MALFORMED_REQUESTS(true),
+    /** Connection: close is ignored: the answer says nothing of it and the connection stays open. */
+    IGNORES_CONNECTION_CLOSE(true);
 
     /** True when the deviation is in the HTTP layer, so a {@link FaultyFront} has it. */
     final boolean atTheFront;
@@ -413,6 +417,13 @@ final class FaultyServer implements AutoCloseable {
     return deviations.contains(deviation);
   }
 
+  /** The JDK's HttpServer closes on Connection: close only as the header's whole value; in a list it is missed. */
+  private static boolean asksToClose(HttpExchange exchange) {
+    List<String> values = exchange.getRequestHeaders().get("Connection");
+    return values != null && values.stream().flatMap(v -> Arrays.stream(v.split(",")))
+        .anyMatch(token -> token.strip().equalsIgnoreCase("close"));
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       if (hung) {
@@ -427,7 +438,7 @@ final class FaultyServer implements AutoCloseable {
           return;
         }
       }
-      if (has(Deviation.KEEP_ALIVE_DISABLED)) {
+      if (has(Deviation.KEEP_ALIVE_DISABLED) || asksToClose(exchange)) {
         exchange.getResponseHeaders().set("Connection", "close");
       }
       String path = exchange.getRequestURI().getRawPath();

@@ -1,10 +1,13 @@
 package dev.fairbench.conformance.http;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 /**
@@ -68,6 +71,27 @@ public final class RawConnection implements AutoCloseable {
     socket.setSoTimeout(Math.toIntExact(Math.max(1, wait.toMillis())));
     deadline.deadlineIn(wait.multipliedBy(2));
     return RawHttp.read(in, true, false);
+  }
+
+  /**
+   * Waits at most {@code wait} for the server to close the connection; returns what it sent before
+   * closing (empty when it sent nothing more). A reset counts as closed.
+   *
+   * @throws SocketTimeoutException when the connection is still open after {@code wait}
+   */
+  public byte[] awaitClose(Duration wait) throws IOException {
+    socket.setSoTimeout(Math.toIntExact(Math.max(1, wait.toMillis())));
+    deadline.deadlineIn(wait);
+    ByteArrayOutputStream sent = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    try {
+      for (int n; (n = in.read(buffer)) != -1; ) {
+        sent.write(buffer, 0, n);
+      }
+    } catch (SocketException e) {
+      // reset by the server: closed too
+    }
+    return sent.toByteArray();
   }
 
   @Override

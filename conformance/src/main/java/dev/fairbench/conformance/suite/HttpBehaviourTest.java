@@ -647,4 +647,47 @@ class HttpBehaviourTest {
       throw server.noAnswer(what, e);
     }
   }
+
+  /** Clause 11.9: how long the server may take to close the connection after its answer. */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
+
+  /**
+   * Clause 11.9, RFC 9112 9.6: a server that receives the close connection option MUST close the
+   * connection after its answer to that request. One that keeps it open makes a load client's
+   * "one connection per request" run measure keep-alive, and one that answers a request sent after
+   * it answers what it must not process.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"GET /plaintext with Connection: close", "GET /json with Connection: Close",
+      "GET /user/42 with Connection: CLOSE", "POST /validate with a valid person and Connection: close",
+      "POST /validate with an invalid person and Connection: close"})
+  @Clause("11.9")
+  @DisplayName("a request with Connection: close (in any letter case) is answered, then the server closes the connection")
+  void connectionCloseClosesTheConnectionAfterTheAnswer(String what) {
+    String[] words = what.split(" ");
+    String target = server.target(words[1]);
+    String option = what.substring(what.indexOf("Connection: "));
+    byte[] body = what.contains("an invalid person") ? "{\"name\":\"\",\"age\":1}".getBytes(StandardCharsets.UTF_8)
+        : what.contains("a valid person") ? "{\"name\":\"Ada\",\"age\":36}".getBytes(StandardCharsets.UTF_8) : null;
+    byte[] request = body == null ? server.raw().head(words[0], target, option)
+        : RawHttp.concat(server.raw().head(words[0], target, "Content-Type: application/json",
+            "Content-Length: " + body.length, option), body);
+    server.requireResponsive(what);
+    try (RawConnection connection = server.raw().open()) {
+      connection.write(request);
+      Exchange answer = connection.read().toExchange(what);
+      assertThat(answer.status()).as("%s: expected an answer, got %s", what, answer.summary()).isBetween(200, 499);
+      byte[] more;
+      try {
+        more = connection.awaitClose(CLOSE_WAIT);
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError(what + ": answered " + answer.summary() + ", then the connection was still open "
+            + CLOSE_WAIT.toSeconds() + " s later (RFC 9112 9.6: the server must close it after that answer)", e);
+      }
+      assertThat(more).as("%s: answered %s, then sent %d more bytes before closing: %s", what, answer.summary(),
+          more.length, Text.preview(more, 120)).isEmpty();
+    } catch (IOException e) {
+      throw server.noAnswer(what, e);
+    }
+  }
 }

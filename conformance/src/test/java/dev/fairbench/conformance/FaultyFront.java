@@ -328,7 +328,9 @@ final class FaultyFront implements AutoCloseable {
     }
     burst.closeAfterThis = has(Deviation.CLOSES_AFTER_A_PIPELINED_BURST) && burst.pipelined && !more;
     burst.pipelined = more;
-    boolean close = !has(Deviation.IGNORES_CONNECTION_CLOSE) && request.hasToken("Connection", "close");
+    // RFC 9112 9.3: an HTTP/1.0 connection persists only with the keep-alive option.
+    boolean close = !has(Deviation.IGNORES_CONNECTION_CLOSE) && (request.hasToken("Connection", "close")
+        || line.endsWith(" HTTP/1.0") && !request.hasToken("Connection", "keep-alive"));
     return forward(line, request, body, out, close);
   }
 
@@ -381,15 +383,19 @@ final class FaultyFront implements AutoCloseable {
         header.getValue().forEach(value -> reply.append(name).append(": ").append(value).append("\r\n"));
       }
     }
-    reply.append("Content-Length: ").append(response.body().length).append("\r\n");
+    byte[] answer = response.body();
+    if (has(Deviation.CHUNKED_FOR_HTTP10) && line.endsWith(" HTTP/1.0")) {
+      reply.append("Transfer-Encoding: chunked\r\n");
+      answer = chunked(answer);
+    } else {
+      reply.append("Content-Length: ").append(response.body().length).append("\r\n");
+    }
     if (has(Deviation.DUPLICATE_CONTENT_LENGTH)) {
       reply.append("Content-Length: ").append(response.body().length).append("\r\n");
     }
-    byte[] answer = response.body();
     if (has(Deviation.CONTENT_LENGTH_WITH_CHUNKED_RESPONSES)) {
       reply.append("Transfer-Encoding: chunked\r\n");
-      answer = RawHttp.concat(RawHttp.concat((Integer.toHexString(answer.length) + "\r\n").getBytes(StandardCharsets.US_ASCII), answer),
-          (answer.length == 0 ? "\r\n" : "\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      answer = chunked(answer);
     }
     if (close) {
       reply.append("Connection: close\r\n");
@@ -397,6 +403,12 @@ final class FaultyFront implements AutoCloseable {
     out.write(RawHttp.concat(reply.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1), answer));
     out.flush();
     return !close;
+  }
+
+  /** The body in the chunked transfer coding: one chunk, then the last. */
+  private static byte[] chunked(byte[] body) {
+    return RawHttp.concat(RawHttp.concat((Integer.toHexString(body.length) + "\r\n").getBytes(StandardCharsets.US_ASCII), body),
+        (body.length == 0 ? "\r\n" : "\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
   }
 
   private static byte[] readChunked(InputStream in) throws IOException {

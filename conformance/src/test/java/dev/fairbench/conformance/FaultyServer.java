@@ -305,7 +305,9 @@ final class FaultyServer implements AutoCloseable {
     /** A request line that is not HTTP/1.x is answered with a line of text, not an HTTP response, then closed. */
     GARBAGE_FOR_MALFORMED_REQUESTS(true),
     /** Connection: close is ignored: the answer says nothing of it and the connection stays open. */
-    IGNORES_CONNECTION_CLOSE(true);
+    IGNORES_CONNECTION_CLOSE(true),
+    /** An HTTP/1.0 request is answered in the chunked transfer coding, which HTTP/1.0 does not know. */
+    CHUNKED_FOR_HTTP10(true);
 
     /** True when the deviation is in the HTTP layer, so a {@link FaultyFront} has it. */
     final boolean atTheFront;

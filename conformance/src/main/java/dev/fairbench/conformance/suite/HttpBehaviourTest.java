@@ -39,6 +39,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -665,17 +666,49 @@ class HttpBehaviourTest {
   @DisplayName("a request with Connection: close (in any letter case) is answered, then the server closes the connection")
   void connectionCloseClosesTheConnectionAfterTheAnswer(String what) {
     String[] words = what.split(" ");
-    String target = server.target(words[1]);
     String option = what.substring(what.indexOf("Connection: "));
     byte[] body = what.contains("an invalid person") ? "{\"name\":\"\",\"age\":1}".getBytes(StandardCharsets.UTF_8)
         : what.contains("a valid person") ? "{\"name\":\"Ada\",\"age\":36}".getBytes(StandardCharsets.UTF_8) : null;
-    byte[] request = body == null ? server.raw().head(words[0], target, option)
-        : RawHttp.concat(server.raw().head(words[0], target, "Content-Type: application/json",
-            "Content-Length: " + body.length, option), body);
+    answeredThenClosed(what, request(words[0], words[1], body, option));
+  }
+
+  /**
+   * Clause 11.9 for HTTP/1.0 (RFC 9112 9.3): without the keep-alive option the connection closes
+   * after the answer, and that answer is not chunked, a coding HTTP/1.0 does not know (RFC 9112 6.1).
+   */
+  @ParameterizedTest(name = "{0} {1} as HTTP/1.0")
+  @CsvSource({"GET, /plaintext", "GET, /json", "POST, /validate"})
+  @Clause("11.9")
+  @DisplayName("an HTTP/1.0 request without keep-alive is answered, not chunked, then the server closes the connection")
+  void http10RequestIsAnsweredWithoutChunksThenTheConnectionClosed(String method, String path) {
+    String what = method + " " + path + " as HTTP/1.0, without Connection: keep-alive";
+    byte[] body = method.equals("POST") ? "{\"name\":\"Ada\",\"age\":36}".getBytes(StandardCharsets.UTF_8) : null;
+    String request = new String(request(method, path, body), StandardCharsets.ISO_8859_1)
+        .replaceFirst(" HTTP/1\\.1\r\n", " HTTP/1.0\r\n");
+    RawResponse answer = answeredThenClosed(what, request.getBytes(StandardCharsets.ISO_8859_1));
+    assertThat(answer.framing())
+        .as("%s: answered %s in the chunked transfer coding, which an HTTP/1.0 client does not know (RFC 9112 6.1)",
+            what, answer.statusLine())
+        .isNotEqualTo(RawResponse.Framing.CHUNKED);
+  }
+
+  /** A request over a raw socket; {@code body}, when there is one, as application/json. */
+  private byte[] request(String method, String path, byte[] body, String... headerLines) {
+    List<String> lines = new ArrayList<>(List.of(headerLines));
+    if (body != null) {
+      lines.addAll(0, List.of("Content-Type: application/json", "Content-Length: " + body.length));
+    }
+    byte[] head = server.raw().head(method, server.target(path), lines.toArray(String[]::new));
+    return body == null ? head : RawHttp.concat(head, body);
+  }
+
+  /** Sends the request on a connection of its own: it must be answered (below 500), then the connection closed. */
+  private RawResponse answeredThenClosed(String what, byte[] request) {
     server.requireResponsive(what);
     try (RawConnection connection = server.raw().open()) {
       connection.write(request);
-      Exchange answer = connection.read().toExchange(what);
+      RawResponse response = connection.read();
+      Exchange answer = response.toExchange(what);
       assertThat(answer.status()).as("%s: expected an answer, got %s", what, answer.summary()).isBetween(200, 499);
       byte[] more;
       try {
@@ -686,6 +719,7 @@ class HttpBehaviourTest {
       }
       assertThat(more).as("%s: answered %s, then sent %d more bytes before closing: %s", what, answer.summary(),
           more.length, Text.preview(more, 120)).isEmpty();
+      return response;
     } catch (IOException e) {
       throw server.noAnswer(what, e);
     }

@@ -138,10 +138,14 @@ final class FaultyFront implements AutoCloseable {
       return values(name).stream().anyMatch(v -> v.equalsIgnoreCase(value));
     }
 
-    /** Whether a comma-separated list header (Connection) holds the token, in any letter case. */
     boolean hasToken(String name, String token) {
-      return values(name).stream().flatMap(v -> Arrays.stream(v.split(","))).anyMatch(t -> t.strip().equalsIgnoreCase(token));
+      return holdsToken(values(name), token);
     }
+  }
+
+  /** Whether the values of a comma-separated list header (Connection) hold the token, in any letter case. */
+  static boolean holdsToken(List<String> values, String token) {
+    return values.stream().flatMap(v -> Arrays.stream(v.split(","))).anyMatch(t -> t.strip().equalsIgnoreCase(token));
   }
 
   /** The next request head, or null at the end of the stream before one starts. Empty lines before it are skipped. */

@@ -31,7 +31,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -422,8 +421,7 @@ final class FaultyServer implements AutoCloseable {
   /** The JDK's HttpServer closes on Connection: close only as the header's whole value; in a list it is missed. */
   private static boolean asksToClose(HttpExchange exchange) {
     List<String> values = exchange.getRequestHeaders().get("Connection");
-    return values != null && values.stream().flatMap(v -> Arrays.stream(v.split(",")))
-        .anyMatch(token -> token.strip().equalsIgnoreCase("close"));
+    return values != null && FaultyFront.holdsToken(values, "close");
   }
 
   private void handle(HttpExchange exchange) throws IOException {

@@ -669,7 +669,8 @@ class HttpBehaviourTest {
     String option = what.substring(what.indexOf("Connection: "));
     byte[] body = what.contains("an invalid person") ? "{\"name\":\"\",\"age\":1}".getBytes(StandardCharsets.UTF_8)
         : what.contains("a valid person") ? "{\"name\":\"Ada\",\"age\":36}".getBytes(StandardCharsets.UTF_8) : null;
-    answeredThenClosed(what, request(words[0], words[1], body, option));
+    answeredThenClosed(what, server.raw().request(words[0], server.target(words[1]), List.of(option),
+        body == null ? null : "application/json", body, false));
   }
 
   /**
@@ -683,23 +684,14 @@ class HttpBehaviourTest {
   void http10RequestIsAnsweredWithoutChunksThenTheConnectionClosed(String method, String path) {
     String what = method + " " + path + " as HTTP/1.0, without Connection: keep-alive";
     byte[] body = method.equals("POST") ? "{\"name\":\"Ada\",\"age\":36}".getBytes(StandardCharsets.UTF_8) : null;
-    String request = new String(request(method, path, body), StandardCharsets.ISO_8859_1)
+    byte[] http11 = server.raw().request(method, server.target(path), body == null ? null : "application/json", body, false);
+    String request = new String(http11, StandardCharsets.ISO_8859_1)
         .replaceFirst(" HTTP/1\\.1\r\n", " HTTP/1.0\r\n");
     RawResponse answer = answeredThenClosed(what, request.getBytes(StandardCharsets.ISO_8859_1));
     assertThat(answer.framing())
         .as("%s: answered %s in the chunked transfer coding, which an HTTP/1.0 client does not know (RFC 9112 6.1)",
             what, answer.statusLine())
         .isNotEqualTo(RawResponse.Framing.CHUNKED);
-  }
-
-  /** A request over a raw socket; {@code body}, when there is one, as application/json. */
-  private byte[] request(String method, String path, byte[] body, String... headerLines) {
-    List<String> lines = new ArrayList<>(List.of(headerLines));
-    if (body != null) {
-      lines.addAll(0, List.of("Content-Type: application/json", "Content-Length: " + body.length));
-    }
-    byte[] head = server.raw().head(method, server.target(path), lines.toArray(String[]::new));
-    return body == null ? head : RawHttp.concat(head, body);
   }
 
   /** Sends the request on a connection of its own: it must be answered (below 500), then the connection closed. */

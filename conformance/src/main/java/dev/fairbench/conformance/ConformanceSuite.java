@@ -36,6 +36,11 @@ public final class ConformanceSuite {
    * (and the benchmark's gate) for hours. What is left when it passes is reported as not judged (FAIL).
    */
   public static final Duration TIME_LIMIT = Duration.ofMinutes(10);
+  /**
+   * The deepest burst of pipelined requests clause 11.6 writes at once on one connection: a load
+   * client's pipelining deeper than this is not proved to work on a conformant entry.
+   */
+  public static final int DEEPEST_PIPELINE = 256;
 
   // Held so the levels set below stick (java.util.logging keeps loggers weakly).
   private static final List<Logger> QUIET = List.of(Logger.getLogger("org.junit"), Logger.getLogger("okhttp3"));

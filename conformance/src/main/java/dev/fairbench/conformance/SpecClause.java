@@ -86,6 +86,7 @@ public record SpecClause(String id, String title, Severity severity) {
       new SpecClause("11.7", "32 requests sent at once on 32 connections are each answered as themselves", FAIL),
       new SpecClause("11.8", "Expect: 100-Continue (another letter case) is answered as 100-continue; silence or 417 WARN (runtime parser)", WARN),
       new SpecClause("11.9", "a request with Connection: close, or HTTP/1.0 without keep-alive, is answered (not chunked for HTTP/1.0), then the connection closed", FAIL),
+      new SpecClause("11.10", "every answer's head is well-formed HTTP/1.1 (CRLF, status line, name: value fields) with an IMF-fixdate Date near the time, if any", FAIL),
       new SpecClause("12.1", "no request of any shape yields a 5xx", FAIL),
       new SpecClause("12.2", "the server still answers GET /plaintext after every robustness case and at the end", FAIL),
       new SpecClause("12.3", "a control byte in the request target answers 4xx or closes; 505, or the byte kept in the path, is tolerated (WARN)", WARN),

@@ -15,6 +15,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,6 +42,10 @@ final class FaultyFront implements AutoCloseable {
   /** LARGE_HEADER_BLOCKS_500: a request head larger than this answers 500. */
   static final int LARGE_HEAD = 32 * 1024;
   private static final int MAX_HEAD = 1024 * 1024;
+  /** CONTENT_TYPE_DROPPED_UNDER_LOAD: connections open at once past which answers lose their Content-Type. */
+  static final int LOADED = 64;
+  /** PIPELINED_BURST_CUT_AFTER_32: the requests of a burst it answers before it closes. */
+  static final int PIPELINE_QUEUE = 32;
 
   /** A % not followed by two hex digits (RFC 3986 2.1). */
   private static final Pattern MALFORMED_ESCAPE = Pattern.compile("%(?![0-9A-Fa-f]{2})");
@@ -219,6 +225,8 @@ final class FaultyFront implements AutoCloseable {
     boolean pipelined;
     /** CLOSES_AFTER_A_PIPELINED_BURST: close once this answer is written. */
     boolean closeAfterThis;
+    /** Requests of the burst answered so far, this one included: 1 for a request nothing was sent after. */
+    int depth;
   }
 
   /** Answers one request; false when the client's connection must be closed. */
@@ -330,7 +338,9 @@ final class FaultyFront implements AutoCloseable {
     if (has(Deviation.PIPELINED_REQUESTS_DROPPED) && more) {
       in.skipNBytes(in.available());
     }
-    burst.closeAfterThis = has(Deviation.CLOSES_AFTER_A_PIPELINED_BURST) && burst.pipelined && !more;
+    burst.depth = burst.pipelined ? burst.depth + 1 : 1;
+    burst.closeAfterThis = has(Deviation.CLOSES_AFTER_A_PIPELINED_BURST) && burst.pipelined && !more
+        || has(Deviation.PIPELINED_BURST_CUT_AFTER_32) && more && burst.depth == PIPELINE_QUEUE;
     burst.pipelined = more;
     // RFC 9112 9.3: an HTTP/1.0 connection persists only with the keep-alive option.
     boolean close = !has(Deviation.IGNORES_CONNECTION_CLOSE) && (request.hasToken("Connection", "close")
@@ -382,12 +392,18 @@ final class FaultyFront implements AutoCloseable {
     StringBuilder reply = new StringBuilder(response.statusLine()).append("\r\n");
     for (Map.Entry<String, List<String>> header : response.headers().entrySet()) {
       String name = header.getKey();
-      if (!name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Transfer-Encoding")
+      if (name.equalsIgnoreCase("Date") && has(Deviation.OBSOLETE_DATE_FORMAT)) {
+        header.getValue().forEach(value -> reply.append(name).append(": ").append(rfc850(value)).append("\r\n"));
+      } else if (name.equalsIgnoreCase("Content-Type") && has(Deviation.CONTENT_TYPE_DROPPED_UNDER_LOAD)
+          && open.get() > LOADED) {
+        continue;
+      } else if (!name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Transfer-Encoding")
           && !name.equalsIgnoreCase("Connection")) {
         header.getValue().forEach(value -> reply.append(name).append(": ").append(value).append("\r\n"));
       }
     }
-    byte[] answer = response.body();
+    byte[] answer = has(Deviation.EMPTY_BODY_AFTER_CONTINUE) && request.has("Expect", "100-continue")
+        ? new byte[0] : response.body();
     if (has(Deviation.CHUNKED_FOR_HTTP10) && line.endsWith(" HTTP/1.0")) {
       reply.append("Transfer-Encoding: chunked\r\n");
       answer = chunked(answer);
@@ -404,9 +420,19 @@ final class FaultyFront implements AutoCloseable {
     if (close) {
       reply.append("Connection: close\r\n");
     }
-    out.write(RawHttp.concat(reply.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1), answer));
+    String replyHead = reply.append("\r\n").toString();
+    if (has(Deviation.BARE_LF_RESPONSE_HEADS)) {
+      replyHead = replyHead.replace("\r\n", "\n");
+    }
+    out.write(RawHttp.concat(replyHead.getBytes(StandardCharsets.ISO_8859_1), answer));
     out.flush();
     return !close;
+  }
+
+  /** OBSOLETE_DATE_FORMAT: an IMF-fixdate in RFC 850's format, which recipients read and senders must not generate. */
+  private static String rfc850(String imfFixdate) {
+    return ZonedDateTime.parse(imfFixdate, DateTimeFormatter.RFC_1123_DATE_TIME)
+        .format(DateTimeFormatter.ofPattern("EEEE, dd-MMM-yy HH:mm:ss 'GMT'", Locale.US));
   }
 
   /** The body in the chunked transfer coding: one chunk, then the last. */

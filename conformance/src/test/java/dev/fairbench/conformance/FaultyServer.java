@@ -291,6 +291,8 @@ final class FaultyServer implements AutoCloseable {
     PIPELINED_ANSWERS_REVERSED(true),
     /** Answers every request of a pipelined burst, then closes the connection. */
     CLOSES_AFTER_A_PIPELINED_BURST(true),
+    /** Answers the first 32 requests of a pipelined burst, then closes the connection (a queue of fixed size that gives up). */
+    PIPELINED_BURST_CUT_AFTER_32(true),
     /** A body is read by its Content-Length and then whatever else was already read, so a pipelined request runs into it. */
     PIPELINED_BODIES_RUN_TOGETHER(true),
     /** Connections past 256 open at once answer 429 Too Many Requests instead of being served. */
@@ -306,7 +308,15 @@ final class FaultyServer implements AutoCloseable {
     /** Connection: close is ignored: the answer says nothing of it and the connection stays open. */
     IGNORES_CONNECTION_CLOSE(true),
     /** An HTTP/1.0 request is answered in the chunked transfer coding, which HTTP/1.0 does not know. */
-    CHUNKED_FOR_HTTP10(true);
+    CHUNKED_FOR_HTTP10(true),
+    /** With more than 64 connections open, answers carry no Content-Type (a header cache that runs dry under load). */
+    CONTENT_TYPE_DROPPED_UNDER_LOAD(true),
+    /** Every response head ends its lines in a bare LF, not CRLF: lenient clients read it, strict ones refuse it. */
+    BARE_LF_RESPONSE_HEADS(true),
+    /** Date in RFC 850's obsolete format (Saturday, 05-Dec-26 ...), which recipients read and senders must not generate. */
+    OBSOLETE_DATE_FORMAT(true),
+    /** After 100 Continue and the body, the final answer has the usual status and headers but an empty body. */
+    EMPTY_BODY_AFTER_CONTINUE(true);
 
     /** True when the deviation is in the HTTP layer, so a {@link FaultyFront} has it. */
     final boolean atTheFront;
@@ -873,14 +883,12 @@ final class FaultyServer implements AutoCloseable {
    */
   private JsonNode shared(JsonNode answer) {
     sharedAnswer = answer;
-    if (inFlight.incrementAndGet() > 1) {
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    } else {
-      Thread.yield();
+    // Alone, a request reads its own answer back; the pause is the window in which a concurrent one
+    // overwrites it, long enough to be hit on a loaded machine (a mere yield was missed there).
+    try {
+      Thread.sleep(inFlight.incrementAndGet() > 1 ? 20 : 5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     inFlight.decrementAndGet();
     return sharedAnswer;

@@ -126,6 +126,8 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.CONNECTION_LIMIT, FAIL, "11.4");
     expect(Deviation.SERIALISES_REQUEST_HEADS, FAIL, "11.5");
     expect(Deviation.PIPELINED_REQUESTS_DROPPED, FAIL, "11.6");
+    // 16 requests fit its queue; 11.6's burst of 256 does not.
+    expect(Deviation.PIPELINED_BURST_CUT_AFTER_32, FAIL, "11.6");
     expect(Deviation.PIPELINED_ANSWERS_REVERSED, FAIL, "11.6");
     expect(Deviation.CLOSES_AFTER_A_PIPELINED_BURST, FAIL, "11.6");
     expect(Deviation.PIPELINED_BODIES_RUN_TOGETHER, FAIL, "11.6");
@@ -138,7 +140,7 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.CHUNKED_BODIES_413, FAIL, "4.7");
     expect(Deviation.SHARED_REQUEST_STATE, FAIL, "11.7");
     // An endless body is a finding of each check that reads /json, not a run out of memory.
-    expect(Deviation.ENDLESS_JSON_BODY, FAIL, "2.1", "2.2", "2.3", "11.1", "11.2", "11.6", "11.9");
+    expect(Deviation.ENDLESS_JSON_BODY, FAIL, "2.1", "2.2", "2.3", "11.1", "11.2", "11.6", "11.9", "11.10");
     // Every clause that reads a JSON body: its 200s, and through 9.1 its error responses.
     String[] readingJson = {"2.3", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "4.1", "4.2", "4.3", "4.4",
         "4.5", "4.6", "4.7", "5.9", "6.4", "6.5", "6.6", "6.7", "7.2", "7.10", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6",
@@ -170,7 +172,8 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.SURROGATE_ESCAPES_REJECTED, FAIL, "6.4");
     expect(Deviation.IDS_CUT_AT_SEMICOLON, FAIL, "3.3");
     expect(Deviation.IDS_HTML_ESCAPED, FAIL, "3.3");
-    expect(Deviation.ANY_METHOD_ON_GET_ROUTES, FAIL, "10.2");
+    // Its DELETE /json is never answered whole (10.2 sees the same), so 11.10 gets no head to judge.
+    expect(Deviation.ANY_METHOD_ON_GET_ROUTES, FAIL, "10.2", "11.10");
     expect(Deviation.ROOT_SERVED, FAIL, "10.1");
     expect(Deviation.JSON_MEDIA_TYPE_BY_PREFIX, FAIL, "4.4");
     expect(Deviation.ONE_PARAMETER_ONLY, FAIL, "4.2");
@@ -179,6 +182,12 @@ class SuiteCatchesFaultsTest {
     expect(Deviation.USER_ANSWERS_CACHED, FAIL, "11.1", "11.6", "11.7");
     expect(Deviation.IGNORES_CONNECTION_CLOSE, FAIL, "11.9");
     expect(Deviation.CHUNKED_FOR_HTTP10, FAIL, "11.9");
+    // Only 11.4 opens more than 64 connections at once (11.7: 32).
+    expect(Deviation.CONTENT_TYPE_DROPPED_UNDER_LOAD, FAIL, "11.4");
+    expect(Deviation.BARE_LF_RESPONSE_HEADS, FAIL, "11.10");
+    expect(Deviation.OBSOLETE_DATE_FORMAT, FAIL, "11.10");
+    // 11.8's other letter cases get the empty body too; the front's 100 Continue knows them.
+    expect(Deviation.EMPTY_BODY_AFTER_CONTINUE, FAIL, "11.3", "11.8");
     // CRASHES_ON_ and HANGS_ON_DEEP_NESTING take every later clause down with them, and
     // REQUIRES_CHARSET_PARAMETER every check that posts JSON: checked on their own below.
   }

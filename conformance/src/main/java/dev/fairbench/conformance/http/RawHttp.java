@@ -183,7 +183,8 @@ public final class RawHttp {
   static RawResponse read(InputStream raw, boolean readBody, boolean skipInterim) throws IOException {
     InputStream in = raw instanceof BufferedInputStream ? raw : new BufferedInputStream(raw);
     while (true) {
-      String statusLine = readLine(in, true);
+      ByteArrayOutputStream head = new ByteArrayOutputStream();
+      String statusLine = readLine(in, true, head);
       String[] parts = statusLine.split(" ", 3);
       if (parts.length < 2 || !parts[0].startsWith("HTTP/") || !parts[1].matches("\\d{3}")) {
         throw new ProtocolException("not an HTTP status line: " + Text.preview(statusLine, 80));
@@ -191,7 +192,7 @@ public final class RawHttp {
       int status = Integer.parseInt(parts[1]);
       Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       int headBytes = statusLine.length();
-      for (String line = readLine(in, false); !line.isEmpty(); line = readLine(in, false)) {
+      for (String line = readLine(in, false, head); !line.isEmpty(); line = readLine(in, false, head)) {
         headBytes += line.length();
         if (headBytes > MAX_HEAD_BYTES) {
           throw new ProtocolException("response head larger than " + MAX_HEAD_BYTES + " bytes");
@@ -208,7 +209,7 @@ public final class RawHttp {
       }
       RawResponse.Framing framing = RawResponse.framingOf(status, headers);
       byte[] body = readBody ? readBody(in, framing, headers) : new byte[0];
-      return new RawResponse(statusLine, status, headers, body, framing);
+      return new RawResponse(statusLine, status, headers, body, framing, head.toByteArray());
     }
   }
 
@@ -276,6 +277,11 @@ public final class RawHttp {
 
   /** One line without its CRLF (or bare LF), as ISO-8859-1. */
   private static String readLine(InputStream in, boolean first) throws IOException {
+    return readLine(in, first, null);
+  }
+
+  /** {@link #readLine(InputStream, boolean)}, adding the line's bytes as sent, its end included, to {@code raw} if given. */
+  private static String readLine(InputStream in, boolean first, ByteArrayOutputStream raw) throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     while (true) {
       int b = in.read();
@@ -294,6 +300,10 @@ public final class RawHttp {
       }
     }
     byte[] bytes = line.toByteArray();
+    if (raw != null) {
+      raw.write(bytes);
+      raw.write('\n');
+    }
     int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
     return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
   }

@@ -15,8 +15,10 @@ import java.util.TreeMap;
  * @param headers    header names (case-insensitive) to their values in order
  * @param body       the body after removing chunked framing; empty when only the head was read
  * @param framing    how the response says where its body ends
+ * @param head       the head's bytes as sent, from the status line through the empty line after the headers
  */
-public record RawResponse(String statusLine, int status, Map<String, List<String>> headers, byte[] body, Framing framing) {
+public record RawResponse(String statusLine, int status, Map<String, List<String>> headers, byte[] body, Framing framing,
+    byte[] head) {
 
   /** How a response delimits its body (RFC 9112 section 6). */
   public enum Framing {

@@ -2,6 +2,7 @@ package dev.fairbench.conformance.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.conformance.ConformanceSuite;
 import dev.fairbench.conformance.Severity;
 import dev.fairbench.conformance.http.Exchange;
 import dev.fairbench.conformance.http.HttpTarget;
@@ -9,6 +10,7 @@ import dev.fairbench.conformance.http.NoResponseException;
 import dev.fairbench.conformance.http.RawConnection;
 import dev.fairbench.conformance.http.RawHttp;
 import dev.fairbench.conformance.http.RawResponse;
+import dev.fairbench.conformance.http.ResponseHeadSyntax;
 import dev.fairbench.conformance.http.Text;
 import java.io.EOFException;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.net.Proxy;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 @Order(11)
@@ -58,8 +62,11 @@ class HttpBehaviourTest {
   /** Clause 11.5: the slow client's pace, and how long the other client may wait meanwhile. */
   static final Duration DRIBBLE_INTERVAL = Duration.ofMillis(100);
   static final Duration OTHER_CLIENT_WAIT = Duration.ofSeconds(2);
-  /** Clause 11.6: requests written at once on one connection, and how long all their answers may take. */
-  static final int PIPELINED = 16;
+  /**
+   * Clause 11.6: requests written at once on one connection (TechEmpower's depth, and the deepest a
+   * load client may use: about 13 KB, past a small first read), and how long all their answers may take.
+   */
+  static final List<Integer> PIPELINED = List.of(16, ConformanceSuite.DEEPEST_PIPELINE);
   static final Duration PIPELINE_WAIT = Duration.ofSeconds(5);
   /** Clause 11.2: how long a response may take to come whole. */
   static final Duration FRAMING_WAIT = Duration.ofSeconds(5);
@@ -258,11 +265,27 @@ class HttpBehaviourTest {
                 answer.request(), without.status(), answer.summary())
             .isNotEqualTo(2);
       }
-      assertThat(answer.status())
-          .as("%s: expected status %d, as without Expect, got %s", answer.request(), without.status(), answer.summary())
-          .isEqualTo(without.status());
+      answeredAsWithoutExpect(answer, without);
     } catch (IOException e) {
       throw server.noAnswer(request.toString(), e);
+    }
+  }
+
+  /**
+   * Clauses 11.3 and 11.8: Expect changes nothing but the interim answer. The final answer has the
+   * status and media type of the answer without Expect and, for a success, its body byte for byte.
+   */
+  private static void answeredAsWithoutExpect(Exchange answer, Exchange without) {
+    assertThat(answer.status())
+        .as("%s: expected status %d, as without Expect, got %s", answer.request(), without.status(), answer.summary())
+        .isEqualTo(without.status());
+    assertThat(answer.mediaType())
+        .as("%s: expected the media type of the answer without Expect (%s), got %s", answer.request(),
+            without.contentType(), answer.summary())
+        .isEqualTo(without.mediaType());
+    if (without.status() / 100 == 2 && !Arrays.equals(answer.body(), without.body())) {
+      throw new AssertionError(answer.request() + ": expected the body of the answer without Expect, "
+          + Text.preview(without.body(), 120) + ", got " + answer.summary());
     }
   }
 
@@ -280,6 +303,7 @@ class HttpBehaviourTest {
   void manyOpenConnectionsAreAllServed() {
     server.requireResponsive(CONNECTIONS + " connections at once");
     String what = CONNECTIONS + " connections open at once, each sending GET /plaintext";
+    String mediaType = server.get("/plaintext").mediaType();
     List<RawConnection> connections = new ArrayList<>();
     try {
       for (int i = 0; i < CONNECTIONS; i++) {
@@ -305,11 +329,13 @@ class HttpBehaviourTest {
         try {
           RawResponse response = connection.read(left);
           // Whether the answer is right is clause 1's business; here every connection must get one.
-          // Under load as alone: 200 Hello, World!, not a 429 or 503 for the connections past a limit.
-          if (response.status() == 200 && Arrays.equals(response.body(), Expect.HELLO)) {
+          // Under load as alone: 200 Hello, World! of the same media type, not a 429 or 503 for the
+          // connections past a limit.
+          Exchange answer = response.toExchange("");
+          if (answer.status() == 200 && Arrays.equals(answer.body(), Expect.HELLO) && answer.mediaType().equals(mediaType)) {
             served++;
           } else {
-            problems.add("got " + response.toExchange("").summary());
+            problems.add("got " + answer.summary());
           }
         } catch (IOException e) {
           problems.add(e instanceof SocketTimeoutException
@@ -447,12 +473,13 @@ class HttpBehaviourTest {
     }
   }
 
-  @Test
+  @ParameterizedTest(name = "{0} requests")
+  @FieldSource("PIPELINED")
   @Clause("11.6")
-  @DisplayName("16 pipelined GET requests are answered in order, each as itself, and the connection stays usable")
-  void pipelinedRequestsAreAnsweredInOrder() {
+  @DisplayName("pipelined GET requests are answered in order, each as itself, and the connection stays usable")
+  void pipelinedRequestsAreAnsweredInOrder(int depth) {
     List<Pipelined> burst = new ArrayList<>();
-    for (int i = 0; i < PIPELINED; i++) {
+    for (int i = 0; i < depth; i++) {
       // A /user/<n> first and last: a server that answers only one request of the burst, the first or
       // the last, is seen answering the wrong one.
       burst.add(pipelinedGet(switch ((i + 2) % 3) {
@@ -461,8 +488,8 @@ class HttpBehaviourTest {
         default -> "/user/" + (1100 + i);
       }));
     }
-    checkPipeline(PIPELINED + " requests written at once on one connection (GET /plaintext, /json, /user/<n>)",
-        burst, pipelinedGet("/user/1199"));
+    checkPipeline(depth + " requests written at once on one connection (GET /plaintext, /json, /user/<n>)",
+        burst, pipelinedGet("/user/" + (1100 + depth)));
   }
 
   @Test
@@ -622,19 +649,14 @@ class HttpBehaviourTest {
         // A client that waited in vain sends the body anyway: the answer must then be the usual one.
         connection.writeInBackground(request.body);
         Exchange late = connection.read().toExchange(what + ", body sent after " + CONTINUE_WAIT.toSeconds() + " s without an answer");
-        assertThat(late.status())
-            .as("%s: expected status %d, as without Expect, got %s", late.request(), without.status(), late.summary())
-            .isEqualTo(without.status());
+        answeredAsWithoutExpect(late, without);
         throw new ImplementationDefined(what + ": neither 100 Continue nor a final response within " + CONTINUE_WAIT.toSeconds()
             + " s of the head (the expectation matched case-sensitively, RFC 9110 10.1.1 makes it case-insensitive); "
             + "once the body was sent anyway: " + late.summary());
       }
       if (first.status() == 100) {
         connection.writeInBackground(request.body);
-        Exchange answer = connection.read().toExchange(what + ", body sent after 100 Continue");
-        assertThat(answer.status())
-            .as("%s: expected status %d, as without Expect, got %s", answer.request(), without.status(), answer.summary())
-            .isEqualTo(without.status());
+        answeredAsWithoutExpect(connection.read().toExchange(what + ", body sent after 100 Continue"), without);
         return;
       }
       Exchange answer = first.toExchange(what + ", answered before the body was sent");
@@ -712,6 +734,40 @@ class HttpBehaviourTest {
       assertThat(more).as("%s: answered %s, then sent %d more bytes before closing: %s", what, answer.summary(),
           more.length, Text.preview(more, 120)).isEmpty();
       return response;
+    } catch (IOException e) {
+      throw server.noAnswer(what, e);
+    }
+  }
+
+  /**
+   * Clause 11.10: every answer's head, as sent, is HTTP/1.1's syntax, and its Date, if any, is a date
+   * in the one format a sender may use and near the time. Each request goes on a connection of its
+   * own, kept alive as a load client's would be.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "GET /plaintext | GET | /plaintext | | ",
+      "GET /json | GET | /json | | ",
+      "GET /user/42 | GET | /user/42 | | ",
+      "POST /validate with a valid person (200) | POST | /validate | application/json | {\"name\":\"Ada\",\"age\":36}",
+      "POST /validate with an invalid person (400) | POST | /validate | application/json | {\"name\":\"\",\"age\":36}",
+      "POST /validate with malformed JSON (400) | POST | /validate | application/json | {\"name\":",
+      "POST /validate as text/plain (415) | POST | /validate | text/plain | {\"name\":\"Ada\",\"age\":36}",
+      "GET /nowhere (404) | GET | /nowhere | | ",
+      "DELETE /json (405) | DELETE | /json | | "})
+  @Clause("11.10")
+  @DisplayName("every answer's head is well-formed HTTP/1.1: CRLF line ends, a status line, name: value fields, an IMF-fixdate Date near the time")
+  void answerHeadsAreWellFormed(String what, String method, String path, String contentType, String body) {
+    server.requireResponsive(what);
+    try (RawConnection connection = server.raw().open()) {
+      connection.write(server.raw().request(method, server.target(path), contentType,
+          body == null ? null : body.getBytes(StandardCharsets.UTF_8), false));
+      RawResponse answer = connection.read();
+      List<String> faults = ResponseHeadSyntax.faults(answer.head(), Instant.now());
+      if (!faults.isEmpty()) {
+        throw new AssertionError(what + ": answered " + Text.preview(answer.statusLine(), 60) + ", whose head "
+            + (faults.size() == 1 ? "has a fault: " : "has " + faults.size() + " faults: ") + String.join("; ", faults));
+      }
     } catch (IOException e) {
       throw server.noAnswer(what, e);
     }

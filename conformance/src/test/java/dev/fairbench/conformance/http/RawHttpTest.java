@@ -90,6 +90,15 @@ class RawHttpTest {
   }
 
   @Test
+  void keepsTheFinalResponsesHeadAsSentLineEndsIncluded() throws Exception {
+    serve(s -> answer(s, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\nContent-Length: 2\r\nDate: x\n\r\nok"));
+    RawResponse response = raw.exchange(raw.head("GET", "/"));
+    assertThat(new String(response.head(), StandardCharsets.ISO_8859_1))
+        .isEqualTo("HTTP/1.1 200 OK\nContent-Length: 2\r\nDate: x\n\r\n");
+    assertThat(new String(response.body(), StandardCharsets.US_ASCII)).isEqualTo("ok");
+  }
+
+  @Test
   void readsABodyWithoutLengthUntilTheServerCloses() throws Exception {
     serve(s -> answer(s, "HTTP/1.1 200 OK\r\n\r\nuntil close"));
     RawResponse response = raw.exchange(raw.head("GET", "/"));

@@ -133,7 +133,8 @@ public class RunCommand implements Callable<Integer> {
   Integer threads;
 
   @Option(names = "--pipeline", paramLabel = "N", defaultValue = "1",
-      description = "Requests wrk writes per connection at once (TechEmpower's pipelining); 1 (default) for none. "
+      description = "Requests wrk writes per connection at once (TechEmpower's pipelining); 1 (default) for none, "
+          + "at most 256 (the deepest burst conformance clause 11.6 checks). "
           + "Pipelined cells are their own kind: never compared with plain ones.")
   int pipeline;
 

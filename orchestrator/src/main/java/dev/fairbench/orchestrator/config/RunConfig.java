@@ -129,6 +129,10 @@ public record RunConfig(
       if (pipeline < 1) {
         throw new IllegalArgumentException("--pipeline must be at least 1, got " + pipeline);
       }
+      if (pipeline > ConformanceSuite.DEEPEST_PIPELINE) {
+        throw new IllegalArgumentException("--pipeline must be at most " + ConformanceSuite.DEEPEST_PIPELINE
+            + ", the deepest burst the conformance suite's clause 11.6 checks, got " + pipeline);
+      }
       if (pipeline > 1 && kind == CellKind.RATE) {
         throw new IllegalArgumentException("--pipeline is for throughput cells, not --mode rate");
       }

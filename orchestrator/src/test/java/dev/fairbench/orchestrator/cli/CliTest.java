@@ -109,6 +109,14 @@ class CliTest {
     assertThat(err.toString()).contains("at least 1s");
   }
 
+  @Test
+  void pipeliningDeeperThanTheSuiteChecksIsAUsageError() {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--pipeline", "257", NO_SUCH_ENTRY))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--pipeline must be at most 256, the deepest burst the conformance suite's "
+        + "clause 11.6 checks, got 257").doesNotContain("unknown entry");
+  }
+
   /** An entry that does not exist: were the option accepted, the run would stop there, before anything starts. */
   private static final String NO_SUCH_ENTRY = "no-such-entry";
 

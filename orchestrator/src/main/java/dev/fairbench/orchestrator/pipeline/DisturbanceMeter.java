@@ -1,6 +1,7 @@
 package dev.fairbench.orchestrator.pipeline;
 
 import dev.fairbench.orchestrator.config.CpuSet;
+import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.results.RunRecord.Disturbance;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,22 +17,37 @@ import java.util.Set;
 final class DisturbanceMeter {
   private static final Path STAT = Path.of("/proc/stat");
   private static final Path PRESSURE = Path.of("/proc/pressure/cpu");
+  /** CPU time of this JVM, every thread: -1 where the platform does not tell. */
+  private static final com.sun.management.OperatingSystemMXBean ORCHESTRATOR =
+      (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
   private final Set<Integer> cpus;
+  /** The load client's CPUs when it runs on this machine; empty otherwise. */
+  private final Set<Integer> clientCpus;
   private final double ticksPerSecond;
 
   DisturbanceMeter(String serverCpus, double ticksPerSecond) {
-    this.cpus = CpuSet.parse(serverCpus).stream().boxed().collect(java.util.stream.Collectors.toUnmodifiableSet());
+    this(serverCpus, null, ticksPerSecond);
+  }
+
+  /** {@code clientCpus} null when the load client runs elsewhere: no evidence from its side then. */
+  DisturbanceMeter(String serverCpus, String clientCpus, double ticksPerSecond) {
+    this.cpus = cpuSet(serverCpus);
+    this.clientCpus = clientCpus == null ? Set.of() : cpuSet(clientCpus);
     this.ticksPerSecond = ticksPerSecond;
   }
 
-  /** The counters at one instant. */
+  private static Set<Integer> cpuSet(String list) {
+    return CpuSet.parse(list).stream().boxed().collect(java.util.stream.Collectors.toUnmodifiableSet());
+  }
+
+  /** The counters at one instant: busy and steal ticks of the server's CPUs, then of the client's. */
   record Sample(long nanoTime, long busyTicks, long stealTicks, long pressureMicros, long involuntarySwitches,
-      long majorFaults) {}
+      long majorFaults, long clientBusyTicks, long clientStealTicks, long orchestratorCpuNanos) {}
 
   Sample sample(Set<Long> serverPids) {
-    long busy = 0;
-    long steal = 0;
+    long[] server = new long[2];
+    long[] client = new long[2];
     try {
       for (String line : Files.readAllLines(STAT)) {
         if (!line.startsWith("cpu") || line.startsWith("cpu ")) {
@@ -39,12 +55,13 @@ final class DisturbanceMeter {
         }
         String[] f = line.trim().split("\\s+");
         int cpu = Integer.parseInt(f[0].substring(3));
-        if (!cpus.contains(cpu)) {
+        long[] sums = cpus.contains(cpu) ? server : clientCpus.contains(cpu) ? client : null;
+        if (sums == null) {
           continue;
         }
         // user nice system idle iowait irq softirq steal: busy is what tasks ran (user, nice, system)
-        busy += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
-        steal += f.length > 8 ? Long.parseLong(f[8]) : 0;
+        sums[0] += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
+        sums[1] += f.length > 8 ? Long.parseLong(f[8]) : 0;
       }
     } catch (IOException | RuntimeException e) {
       // a kernel without /proc/stat in this shape: no evidence, not a failure
@@ -55,7 +72,26 @@ final class DisturbanceMeter {
       switches += involuntarySwitches(pid);
       faults += majorFaults(pid);
     }
-    return new Sample(System.nanoTime(), busy, steal, pressureMicros(), switches, faults);
+    return new Sample(System.nanoTime(), server[0], server[1], pressureMicros(), switches, faults, client[0], client[1],
+        ORCHESTRATOR.getProcessCpuTime());
+  }
+
+  /**
+   * The load client's side of the run, or null when the load client is not on this machine or its
+   * process's CPU time is unknown.
+   *
+   * @param clientCpuSeconds the load client process's own CPU time during the run
+   */
+  RunRecord.ClientSide clientSide(Sample before, Sample after, double clientCpuSeconds) {
+    if (clientCpus.isEmpty() || !(clientCpuSeconds >= 0)) {
+      return null;
+    }
+    double busy = (after.clientBusyTicks() - before.clientBusyTicks()) / ticksPerSecond;
+    double steal = (after.clientStealTicks() - before.clientStealTicks()) / ticksPerSecond;
+    double orchestrator = before.orchestratorCpuNanos() < 0 || after.orchestratorCpuNanos() < 0 ? 0
+        : (after.orchestratorCpuNanos() - before.orchestratorCpuNanos()) / 1e9;
+    // Tick accounting is coarse (10 ms): a small negative difference is rounding, not time.
+    return new RunRecord.ClientSide(steal, Math.max(0, busy - clientCpuSeconds), orchestrator);
   }
 
   /**

@@ -358,7 +358,8 @@ public final class Pipeline {
     // While cells run, the orchestrator stays off the server's CPUs; the result is recorded.
     boolean moved = SelfPlacement.moveTo(config.limits().clientCpus());
     header = Derivation.withPlacement(header, moved, config.limits().clientCpus());
-    DisturbanceMeter meter = runtime.remote() ? null : new DisturbanceMeter(config.limits().serverCpus(), ClockTicks.perSecond());
+    DisturbanceMeter meter = runtime.remote() ? null : new DisturbanceMeter(config.limits().serverCpus(),
+        clientHere() ? config.limits().clientCpus() : null, ClockTicks.perSecond());
     Optional<CpuProbe> probe = runtime.remote() ? Optional.empty() : CpuProbe.create(config.limits().serverCpus());
     speedProbe = runtime.remote() ? Optional.empty()
         : SpeedProbe.create(config.limits().serverCpus(), clientHere() ? config.limits().clientCpus() : null);
@@ -811,6 +812,14 @@ public final class Pipeline {
     return lastSpeed;
   }
 
+  /** What the meter saw between the two samples, on the server's CPUs and on the client's; NONE without a meter. */
+  private Disturbance disturbance(DisturbanceMeter meter, DisturbanceMeter.Sample start, DisturbanceMeter.Sample end,
+      double serverCpuSeconds, double clientCpuSeconds) {
+    return meter == null ? Disturbance.NONE
+        : meter.between(start, end, serverCpuSeconds, config.disturbanceThreshold())
+            .withClient(meter.clientSide(start, end, clientCpuSeconds));
+  }
+
   private Optional<RunRecord> visit(Cell cell, int round, int visit, DisturbanceMeter meter) throws InterruptedException {
     Slot slot = cell.slot;
     SpeedProbe.Reading speedBefore = speedProbe.map(this::speedBeforeThaw).orElse(null);
@@ -845,7 +854,7 @@ public final class Pipeline {
                 result.latency().p90(), result.latency().p99(), result.latency().p999(), result.latency().max(),
                 result.latency().mean()),
             cpu, after.peakRssBytes(), after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation(),
-            meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()), null);
+            disturbance(meter, start, end, cpu, result.clientCpuSeconds()), null);
       } else {
         ConstantRateResult result = oha.run(rateSpec(server, cell, config.duration()));
         DisturbanceMeter.Sample end = meter == null ? null : meter.sample(pids);
@@ -853,7 +862,7 @@ public final class Pipeline {
         ResourceUsage after = server.usage();
         double cpu = after.cpuSeconds() - before.cpuSeconds();
         record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
-            after, meter == null ? Disturbance.NONE : meter.between(start, end, cpu, config.disturbanceThreshold()));
+            after, disturbance(meter, start, end, cpu, result.clientCpuSeconds()));
       }
       List<RunRecord.RssSample> rss = slot.memory.unwatch();
       long logAfter = LogFile.size(server.log());

@@ -4,9 +4,11 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Every visit of every cell as one CSV row, for a spreadsheet or R: the raw data behind the statistics. */
 public final class RunsCsv {
@@ -16,11 +18,16 @@ public final class RunsCsv {
       "steal_s", "other_tasks_s", "pressure_s", "involuntary_switches", "major_faults", "disturbance_share",
       "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "cut_at_deadline", "success_rate",
       "server_speed_before", "server_speed_after", "client_speed_before", "client_speed_after", "runtime");
+  /** Columns of the load client's CPUs, in documents that record them (runs made from 2026-12-05). */
+  static final List<String> CLIENT_COLUMNS = List.of("client_steal_s", "client_other_tasks_s", "orchestrator_cpu_s");
 
   private RunsCsv() {}
 
   public static String render(ResultsDocument document) {
-    StringBuilder csv = new StringBuilder(String.join(",", COLUMNS)).append('\n');
+    boolean clientSide = document.entries().stream().flatMap(e -> e.cells().stream()).flatMap(c -> c.runs().stream())
+        .anyMatch(r -> r.disturbance() != null && r.disturbance().client() != null);
+    List<String> columns = clientSide ? Stream.concat(COLUMNS.stream(), CLIENT_COLUMNS.stream()).toList() : COLUMNS;
+    StringBuilder csv = new StringBuilder(String.join(",", columns)).append('\n');
     for (EntryResult entry : document.entries()) {
       for (CellResult cell : entry.cells()) {
         for (RunRecord r : cell.runs()) {
@@ -40,6 +47,12 @@ public final class RunsCsv {
               speed(d, RunRecord.Speed::serverBefore), speed(d, RunRecord.Speed::serverAfter),
               speed(d, RunRecord.Speed::clientBefore), speed(d, RunRecord.Speed::clientAfter),
               entry.runtimeOr(document.environment()));
+          if (clientSide) {
+            row = new ArrayList<>(row);
+            row.addAll(d.client() == null ? List.of("", "", "")
+                : List.of(num(d.client().stealSeconds()), num(d.client().otherTasksSeconds()),
+                    num(d.client().orchestratorCpuSeconds())));
+          }
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }
       }

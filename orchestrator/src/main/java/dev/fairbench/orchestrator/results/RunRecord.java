@@ -109,6 +109,8 @@ public record RunRecord(
    * @param disturbed           share at or above the threshold of the run (results' method block)
    * @param speed               the machine's speed measured just before the thaw and just after the freeze;
    *                            null where it was not measured (a remote engine, or no probe on this machine)
+   * @param client              what else ran on the load client's CPUs; null where the load client is not on
+   *                            this machine, or in runs made before 2026-12-05
    */
   public record Disturbance(
       double stealSeconds,
@@ -118,20 +120,37 @@ public record RunRecord(
       long majorFaults,
       double share,
       boolean disturbed,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Speed speed) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) Speed speed,
+      @JsonInclude(JsonInclude.Include.NON_NULL) ClientSide client) {
     public static final Disturbance NONE = new Disturbance(0, 0, 0, 0, 0, 0, false);
 
-    /** Without a speed reading. */
+    /** Without a speed reading or the client's side. */
     public Disturbance(double stealSeconds, double otherTasksSeconds, double pressureSeconds, long involuntarySwitches,
         long majorFaults, double share, boolean disturbed) {
-      this(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share, disturbed, null);
+      this(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share, disturbed, null, null);
     }
 
     public Disturbance withSpeed(Speed newSpeed) {
       return new Disturbance(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share,
-          disturbed, newSpeed);
+          disturbed, newSpeed, client);
+    }
+
+    public Disturbance withClient(ClientSide newClient) {
+      return new Disturbance(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share,
+          disturbed, speed, newClient);
     }
   }
+
+  /**
+   * The load client's CPUs during the run: evidence only, never a reason to repeat a visit. The
+   * orchestrator runs there too (it keeps off the server's CPUs), so its own time is given apart.
+   *
+   * @param stealSeconds           steal time on the client's CPUs (/proc/stat)
+   * @param otherTasksSeconds      busy time of the client's CPUs not spent by the load client's process:
+   *                               the orchestrator, kernel threads and anything else that ran there
+   * @param orchestratorCpuSeconds the orchestrator's own CPU time during the run, all of its threads
+   */
+  public record ClientSide(double stealSeconds, double otherTasksSeconds, double orchestratorCpuSeconds) {}
 
   /**
    * How fast the machine ran a fixed amount of user-space work (the CPU probe's hashing, a short one) on

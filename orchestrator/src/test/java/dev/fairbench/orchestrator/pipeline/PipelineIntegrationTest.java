@@ -11,6 +11,7 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,12 +98,26 @@ class PipelineIntegrationTest {
   }
 
   @Test
+  void eachRunRecordsWhatElseRanOnTheLoadClientsCpusAndTheOrchestratorsOwnTime() {
+    assertThat(entries.get("tiny-python:stdlib").cells()).flatExtracting(CellResult::runs).isNotEmpty()
+        .allSatisfy(r -> {
+          RunRecord.ClientSide client = r.disturbance().client();
+          assertThat(client).as("round %d", r.round()).isNotNull();
+          assertThat(client.stealSeconds()).isNotNegative();
+          assertThat(client.otherTasksSeconds()).isNotNegative().isLessThan(r.durationSeconds() + 1);
+          // Its samplers and the load client's bookkeeping run while wrk does: never nothing, never the whole run.
+          assertThat(client.orchestratorCpuSeconds()).isPositive().isLessThan(r.durationSeconds() + 1);
+        });
+  }
+
+  @Test
   void theRawRunsAreWrittenAsCsvBesideTheResults() throws Exception {
     List<String> lines = Files.readAllLines(output.resolve("run/runs.csv"));
     assertThat(lines.getFirst()).startsWith("entry,role,endpoint,kind,rate,round,visit,counted,");
     assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2)
-        .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native").endsWith(",native"));
-    assertThat(lines.getFirst()).endsWith(",server_speed_before,server_speed_after,client_speed_before,client_speed_after,runtime");
+        .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native").containsPattern(",native,[0-9.]+,[0-9.]+,[0-9.]+$"));
+    assertThat(lines.getFirst()).endsWith(",server_speed_before,server_speed_after,client_speed_before,client_speed_after,"
+        + "runtime,client_steal_s,client_other_tasks_s,orchestrator_cpu_s");
   }
 
   @Test

@@ -59,8 +59,11 @@ final class DisturbanceMeter {
         if (sums == null) {
           continue;
         }
-        // user nice system idle iowait irq softirq steal: busy is what tasks ran (user, nice, system)
-        sums[0] += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
+        // user nice system idle iowait irq softirq steal: busy is what tasks ran (user, nice, system). On the
+        // client's side the interrupts too: a tick in a softirq the load client's sending raised counts in its
+        // own system time, but in the softirq column here.
+        sums[0] += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3])
+            + (sums == client && f.length > 7 ? Long.parseLong(f[6]) + Long.parseLong(f[7]) : 0);
         sums[1] += f.length > 8 ? Long.parseLong(f[8]) : 0;
       }
     } catch (IOException | RuntimeException e) {

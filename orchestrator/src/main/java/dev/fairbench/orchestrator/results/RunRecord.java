@@ -146,9 +146,10 @@ public record RunRecord(
    * orchestrator runs there too (it keeps off the server's CPUs), so its own time is given apart.
    *
    * @param stealSeconds           steal time on the client's CPUs (/proc/stat)
-   * @param otherTasksSeconds      busy time of the client's CPUs not spent by the load client's process:
-   *                               the orchestrator, kernel threads and anything else that ran there
-   * @param orchestratorCpuSeconds the orchestrator's own CPU time during the run, all of its threads
+   * @param otherTasksSeconds      busy time of the client's CPUs (interrupts included) not spent by the load
+   *                               client's process: the orchestrator, kernel threads and anything else
+   * @param orchestratorCpuSeconds the orchestrator's own CPU time during the run, all of its threads, in clock
+   *                               ticks (10 ms)
    */
   public record ClientSide(double stealSeconds, double otherTasksSeconds, double orchestratorCpuSeconds) {}
 

@@ -105,8 +105,8 @@ class PipelineIntegrationTest {
           assertThat(client).as("round %d", r.round()).isNotNull();
           assertThat(client.stealSeconds()).isNotNegative();
           assertThat(client.otherTasksSeconds()).isNotNegative().isLessThan(r.durationSeconds() + 1);
-          // Its samplers and the load client's bookkeeping run while wrk does: never nothing, never the whole run.
-          assertThat(client.orchestratorCpuSeconds()).isPositive().isLessThan(r.durationSeconds() + 1);
+          // Counted in clock ticks (10 ms): a quiet orchestrator may show none.
+          assertThat(client.orchestratorCpuSeconds()).isNotNegative().isLessThan(r.durationSeconds() + 1);
         });
   }
 

@@ -41,9 +41,9 @@ final class DisturbanceMeter {
     return CpuSet.parse(list).stream().boxed().collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
-  /** The counters at one instant: busy and steal ticks of the server's CPUs, then of the client's. */
+  /** The counters at one instant: busy and steal ticks of the server's CPUs, then the client's steal. */
   record Sample(long nanoTime, long busyTicks, long stealTicks, long pressureMicros, long involuntarySwitches,
-      long majorFaults, long clientBusyTicks, long clientStealTicks, long orchestratorCpuNanos) {}
+      long majorFaults, long clientStealTicks, long orchestratorCpuNanos) {}
 
   Sample sample(Set<Long> serverPids) {
     long[] server = new long[2];
@@ -59,11 +59,8 @@ final class DisturbanceMeter {
         if (sums == null) {
           continue;
         }
-        // user nice system idle iowait irq softirq steal: busy is what tasks ran (user, nice, system). On the
-        // client's side the interrupts too: a tick in a softirq the load client's sending raised counts in its
-        // own system time, but in the softirq column here.
-        sums[0] += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3])
-            + (sums == client && f.length > 7 ? Long.parseLong(f[6]) + Long.parseLong(f[7]) : 0);
+        // user nice system idle iowait irq softirq steal: busy is what tasks ran (user, nice, system)
+        sums[0] += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
         sums[1] += f.length > 8 ? Long.parseLong(f[8]) : 0;
       }
     } catch (IOException | RuntimeException e) {
@@ -75,26 +72,19 @@ final class DisturbanceMeter {
       switches += involuntarySwitches(pid);
       faults += majorFaults(pid);
     }
-    return new Sample(System.nanoTime(), server[0], server[1], pressureMicros(), switches, faults, client[0], client[1],
+    return new Sample(System.nanoTime(), server[0], server[1], pressureMicros(), switches, faults, client[1],
         ORCHESTRATOR.getProcessCpuTime());
   }
 
-  /**
-   * The load client's side of the run, or null when the load client is not on this machine or its
-   * process's CPU time is unknown.
-   *
-   * @param clientCpuSeconds the load client process's own CPU time during the run
-   */
-  RunRecord.ClientSide clientSide(Sample before, Sample after, double clientCpuSeconds) {
-    if (clientCpus.isEmpty() || !(clientCpuSeconds >= 0)) {
+  /** The load client's side of the run, or null when the load client is not on this machine. */
+  RunRecord.ClientSide clientSide(Sample before, Sample after) {
+    if (clientCpus.isEmpty()) {
       return null;
     }
-    double busy = (after.clientBusyTicks() - before.clientBusyTicks()) / ticksPerSecond;
     double steal = (after.clientStealTicks() - before.clientStealTicks()) / ticksPerSecond;
     double orchestrator = before.orchestratorCpuNanos() < 0 || after.orchestratorCpuNanos() < 0 ? 0
         : (after.orchestratorCpuNanos() - before.orchestratorCpuNanos()) / 1e9;
-    // Tick accounting is coarse (10 ms): a small negative difference is rounding, not time.
-    return new RunRecord.ClientSide(steal, Math.max(0, busy - clientCpuSeconds), orchestrator);
+    return new RunRecord.ClientSide(steal, orchestrator);
   }
 
   /**

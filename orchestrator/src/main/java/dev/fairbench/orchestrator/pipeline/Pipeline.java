@@ -814,10 +814,9 @@ public final class Pipeline {
 
   /** What the meter saw between the two samples, on the server's CPUs and on the client's; NONE without a meter. */
   private Disturbance disturbance(DisturbanceMeter meter, DisturbanceMeter.Sample start, DisturbanceMeter.Sample end,
-      double serverCpuSeconds, double clientCpuSeconds) {
+      double serverCpuSeconds) {
     return meter == null ? Disturbance.NONE
-        : meter.between(start, end, serverCpuSeconds, config.disturbanceThreshold())
-            .withClient(meter.clientSide(start, end, clientCpuSeconds));
+        : meter.between(start, end, serverCpuSeconds, config.disturbanceThreshold()).withClient(meter.clientSide(start, end));
   }
 
   private Optional<RunRecord> visit(Cell cell, int round, int visit, DisturbanceMeter meter) throws InterruptedException {
@@ -854,7 +853,7 @@ public final class Pipeline {
                 result.latency().p90(), result.latency().p99(), result.latency().p999(), result.latency().max(),
                 result.latency().mean()),
             cpu, after.peakRssBytes(), after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation(),
-            disturbance(meter, start, end, cpu, result.clientCpuSeconds()), null);
+            disturbance(meter, start, end, cpu), null);
       } else {
         ConstantRateResult result = oha.run(rateSpec(server, cell, config.duration()));
         DisturbanceMeter.Sample end = meter == null ? null : meter.sample(pids);
@@ -862,7 +861,7 @@ public final class Pipeline {
         ResourceUsage after = server.usage();
         double cpu = after.cpuSeconds() - before.cpuSeconds();
         record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
-            after, disturbance(meter, start, end, cpu, result.clientCpuSeconds()));
+            after, disturbance(meter, start, end, cpu));
       }
       List<RunRecord.RssSample> rss = slot.memory.unwatch();
       long logAfter = LogFile.size(server.log());

@@ -19,7 +19,7 @@ public final class RunsCsv {
       "disturbed", "target_rate", "scheduled", "sent", "ok", "unsent", "cut_at_deadline", "success_rate",
       "server_speed_before", "server_speed_after", "client_speed_before", "client_speed_after", "runtime");
   /** Columns of the load client's CPUs, in documents that record them (runs made from 2026-12-05). */
-  static final List<String> CLIENT_COLUMNS = List.of("client_steal_s", "client_other_tasks_s", "orchestrator_cpu_s");
+  static final List<String> CLIENT_COLUMNS = List.of("client_steal_s", "orchestrator_cpu_s");
 
   private RunsCsv() {}
 
@@ -49,9 +49,8 @@ public final class RunsCsv {
               entry.runtimeOr(document.environment()));
           if (clientSide) {
             row = new ArrayList<>(row);
-            row.addAll(d.client() == null ? List.of("", "", "")
-                : List.of(num(d.client().stealSeconds()), num(d.client().otherTasksSeconds()),
-                    num(d.client().orchestratorCpuSeconds())));
+            row.addAll(d.client() == null ? List.of("", "")
+                : List.of(num(d.client().stealSeconds()), num(d.client().orchestratorCpuSeconds())));
           }
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }

@@ -145,13 +145,16 @@ public record RunRecord(
    * The load client's CPUs during the run: evidence only, never a reason to repeat a visit. The
    * orchestrator runs there too (it keeps off the server's CPUs), so its own time is given apart.
    *
+   * <p>Not recorded: the time other tasks took there. The load client's own CPU time (its rusage) and the
+   * CPUs' busy time in /proc/stat count differently (a tick in a softirq it raised is its system time, yet
+   * /proc/stat's softirq time; with or without those columns the difference was often below the
+   * orchestrator's own time), so their difference would not mean what its name says.
+   *
    * @param stealSeconds           steal time on the client's CPUs (/proc/stat)
-   * @param otherTasksSeconds      busy time of the client's CPUs (interrupts included) not spent by the load
-   *                               client's process: the orchestrator, kernel threads and anything else
-   * @param orchestratorCpuSeconds the orchestrator's own CPU time during the run, all of its threads, in clock
-   *                               ticks (10 ms)
+   * @param orchestratorCpuSeconds the orchestrator's own CPU time during the run, all of its threads, in
+   *                               clock ticks (10 ms)
    */
-  public record ClientSide(double stealSeconds, double otherTasksSeconds, double orchestratorCpuSeconds) {}
+  public record ClientSide(double stealSeconds, double orchestratorCpuSeconds) {}
 
   /**
    * How fast the machine ran a fixed amount of user-space work (the CPU probe's hashing, a short one) on

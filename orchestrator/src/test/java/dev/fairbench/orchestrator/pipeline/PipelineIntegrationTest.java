@@ -98,15 +98,14 @@ class PipelineIntegrationTest {
   }
 
   @Test
-  void eachRunRecordsWhatElseRanOnTheLoadClientsCpusAndTheOrchestratorsOwnTime() {
+  void eachRunRecordsTheStealOnTheLoadClientsCpusAndTheOrchestratorsOwnTime() {
     assertThat(entries.get("tiny-python:stdlib").cells()).flatExtracting(CellResult::runs).isNotEmpty()
         .allSatisfy(r -> {
           RunRecord.ClientSide client = r.disturbance().client();
           assertThat(client).as("round %d", r.round()).isNotNull();
           assertThat(client.stealSeconds()).isNotNegative();
-          assertThat(client.otherTasksSeconds()).isNotNegative().isLessThan(r.durationSeconds() + 1);
-          // Counted in clock ticks (10 ms): a quiet orchestrator may show none.
-          assertThat(client.orchestratorCpuSeconds()).isNotNegative().isLessThan(r.durationSeconds() + 1);
+          // Counted in clock ticks (10 ms): a quiet orchestrator may show none, and it never takes the whole run.
+          assertThat(client.orchestratorCpuSeconds()).isNotNegative().isLessThan(r.durationSeconds());
         });
   }
 
@@ -115,9 +114,9 @@ class PipelineIntegrationTest {
     List<String> lines = Files.readAllLines(output.resolve("run/runs.csv"));
     assertThat(lines.getFirst()).startsWith("entry,role,endpoint,kind,rate,round,visit,counted,");
     assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2)
-        .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native").containsPattern(",native,[0-9.]+,[0-9.]+,[0-9.]+$"));
+        .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native").containsPattern(",native,[0-9.]+,[0-9.]+$"));
     assertThat(lines.getFirst()).endsWith(",server_speed_before,server_speed_after,client_speed_before,client_speed_after,"
-        + "runtime,client_steal_s,client_other_tasks_s,orchestrator_cpu_s");
+        + "runtime,client_steal_s,orchestrator_cpu_s");
   }
 
   @Test

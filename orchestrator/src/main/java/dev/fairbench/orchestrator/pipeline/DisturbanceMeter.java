@@ -46,8 +46,9 @@ final class DisturbanceMeter {
       long majorFaults, long clientStealTicks, long orchestratorCpuNanos) {}
 
   Sample sample(Set<Long> serverPids) {
-    long[] server = new long[2];
-    long[] client = new long[2];
+    long busy = 0;
+    long steal = 0;
+    long clientSteal = 0;
     try {
       for (String line : Files.readAllLines(STAT)) {
         if (!line.startsWith("cpu") || line.startsWith("cpu ")) {
@@ -55,13 +56,14 @@ final class DisturbanceMeter {
         }
         String[] f = line.trim().split("\\s+");
         int cpu = Integer.parseInt(f[0].substring(3));
-        long[] sums = cpus.contains(cpu) ? server : clientCpus.contains(cpu) ? client : null;
-        if (sums == null) {
-          continue;
+        long cpuSteal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+        if (cpus.contains(cpu)) {
+          // user nice system idle iowait irq softirq steal: busy is what tasks ran (user, nice, system)
+          busy += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
+          steal += cpuSteal;
+        } else if (clientCpus.contains(cpu)) {
+          clientSteal += cpuSteal;
         }
-        // user nice system idle iowait irq softirq steal: busy is what tasks ran (user, nice, system)
-        sums[0] += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
-        sums[1] += f.length > 8 ? Long.parseLong(f[8]) : 0;
       }
     } catch (IOException | RuntimeException e) {
       // a kernel without /proc/stat in this shape: no evidence, not a failure
@@ -72,7 +74,7 @@ final class DisturbanceMeter {
       switches += involuntarySwitches(pid);
       faults += majorFaults(pid);
     }
-    return new Sample(System.nanoTime(), server[0], server[1], pressureMicros(), switches, faults, client[1],
+    return new Sample(System.nanoTime(), busy, steal, pressureMicros(), switches, faults, clientSteal,
         ORCHESTRATOR.getProcessCpuTime());
   }
 

@@ -7,6 +7,7 @@ import dev.fairbench.conformance.SuiteReport;
 import dev.fairbench.conformance.UnreachableServerException;
 import dev.fairbench.conformance.Verdict;
 import dev.fairbench.orchestrator.config.CpuSet;
+import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.RateSpec;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
@@ -368,8 +369,12 @@ public final class Pipeline {
     } else if (probe.isEmpty()) {
       listener.note("note: the CPU probe (taskset + sha256sum) cannot run here; rounds have no probe figure");
     }
+    if (speedProbe.isPresent() && clientHere() && !speedProbe.get().readsWakeups()) {
+      listener.note("note: the wake-up probe (taskset + cat) cannot run here; no visit is judged by its wake-ups");
+    }
     try {
       warmUp(live);
+      readUsualWakeups();
       for (int round = resumption == null ? 1 : resumption.fromRound(); round <= config.rounds(); round++) {
         runRound(round, cells, meter, probe);
       }
@@ -809,7 +814,31 @@ public final class Pipeline {
   private SpeedProbe.Reading speedAfterFreeze(SpeedProbe probe) {
     lastSpeed = probe.read();
     lastSpeedNanos = System.nanoTime();
+    if (lastSpeed.wakeups() > 0) {
+      wakeupReadings.add(lastSpeed.wakeups());
+    }
     return lastSpeed;
+  }
+
+  /** Every wake-up reading of this run so far: their median is the rate a visit's readings are judged against. */
+  private final List<Double> wakeupReadings = new ArrayList<>();
+
+  /** Readings before round 1, so the first visits are judged against more than their own. */
+  private static final int USUAL_WAKEUP_READINGS = 5;
+
+  private void readUsualWakeups() {
+    speedProbe.filter(SpeedProbe::readsWakeups).ifPresent(probe -> {
+      for (int i = 0; i < USUAL_WAKEUP_READINGS; i++) {
+        double reading = probe.wakeups();
+        if (reading > 0) {
+          wakeupReadings.add(reading);
+        }
+      }
+    });
+  }
+
+  private double usualWakeups() {
+    return wakeupReadings.isEmpty() ? -1 : dev.fairbench.orchestrator.stats.Statistics.median(wakeupReadings);
   }
 
   /** What the meter saw between the two samples, on the server's CPUs and on the client's; NONE without a meter. */
@@ -892,8 +921,13 @@ public final class Pipeline {
       slot.freeze();
       if (speedBefore != null) {
         SpeedProbe.Reading speedAfter = speedAfterFreeze(speedProbe.get());
-        record = record.withDisturbance(record.disturbance().withSpeed(new RunRecord.Speed(speedBefore.server(),
-            speedAfter.server(), speedBefore.client(), speedAfter.client())));
+        RunRecord.Disturbance disturbance = record.disturbance().withSpeed(new RunRecord.Speed(speedBefore.server(),
+            speedAfter.server(), speedBefore.client(), speedAfter.client()));
+        if (speedProbe.get().readsWakeups()) {
+          disturbance = disturbance.withWakeups(RunRecord.Wakeups.judged(speedBefore.wakeups(), speedAfter.wakeups(),
+              usualWakeups(), Defaults.SLOW_WAKEUPS));
+        }
+        record = record.withDisturbance(disturbance);
       }
       return Optional.of(record);
     } catch (LoadException e) {

@@ -1,6 +1,7 @@
 package dev.fairbench.orchestrator.pipeline;
 
 import dev.fairbench.orchestrator.config.CpuSet;
+import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
@@ -354,7 +355,8 @@ public final class RunSession {
         header = new ResultsDocument(ResultsDocument.SCHEMA_VERSION, ResultsDocument.METHOD_VERSION, environment,
             new ResultsDocument.Method(config.kind(), config.rounds(), config.extraRounds(), config.seed(), config.rewarm().toMillis() / 1e3,
                 config.rates().stream().map(r -> r.wireName()).toList(), config.disturbanceThreshold(), config.pipeline(),
-                config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList()),
+                config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList(),
+                Defaults.SLOW_WAKEUPS),
             List.of(), null, List.of(), List.of(),
             new Invocation(config, request.selectors(), request.baselines(), request.catalog().implsDir().toString(),
                 runtime.name(), request.serverHost(), request.serverAddress(), request.clientHost(), sources));

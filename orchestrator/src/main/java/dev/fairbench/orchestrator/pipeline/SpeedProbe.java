@@ -18,17 +18,22 @@ final class SpeedProbe implements AutoCloseable {
   /** A reading this recent (the previous visit's, after its freeze) stands for the next visit's before-reading. */
   static final long FRESH_NANOS = 250_000_000L;
 
-  /** One reading, MB/s on each side; -1 where that side's probe failed. */
-  record Reading(double server, double client) {
-    static final Reading NONE = new Reading(-1, -1);
+  /**
+   * One reading: MB/s on each side, then the {@link WakeupProbe}'s round trips per second between them;
+   * -1 where that probe failed or is not made.
+   */
+  record Reading(double server, double client, double wakeups) {
+    static final Reading NONE = new Reading(-1, -1, -1);
   }
 
   private final CpuProbe server;
   private final CpuProbe client; // null: the load client runs elsewhere
+  private final WakeupProbe wakeups; // null: the load client runs elsewhere, or no echo could start
 
-  private SpeedProbe(CpuProbe server, CpuProbe client) {
+  private SpeedProbe(CpuProbe server, CpuProbe client, WakeupProbe wakeups) {
     this.server = server;
     this.client = client;
+    this.wakeups = wakeups;
   }
 
   /**
@@ -46,11 +51,27 @@ final class SpeedProbe implements AutoCloseable {
       server.get().close();
       return Optional.empty();
     }
-    return Optional.of(new SpeedProbe(server.get(), client.orElse(null)));
+    WakeupProbe wakeups = clientCpus == null ? null : WakeupProbe.create(serverCpus).orElse(null);
+    return Optional.of(new SpeedProbe(server.get(), client.orElse(null), wakeups));
   }
 
-  /** Both probes at once: each one's MB/s from its start to its own exit. */
+  /** Whether the readings carry wake-ups. */
+  boolean readsWakeups() {
+    return wakeups != null;
+  }
+
+  /** The wake-ups alone; -1 without them. */
+  double wakeups() {
+    return wakeups == null ? -1 : wakeups.read();
+  }
+
+  /** Both hashing probes at once, each one's MB/s from its start to its own exit; then the wake-ups. */
   Reading read() {
+    Reading hashing = hashing();
+    return new Reading(hashing.server(), hashing.client(), wakeups());
+  }
+
+  private Reading hashing() {
     try {
       long serverStarted = System.nanoTime();
       Process s = server.start();
@@ -63,7 +84,7 @@ final class SpeedProbe implements AutoCloseable {
         c.getInputStream().readAllBytes();
       }
       return new Reading(speed(s, serverEnd, serverStarted, server.megabytes()),
-          c == null ? -1 : speed(c, clientEnd, clientStarted, client.megabytes()));
+          c == null ? -1 : speed(c, clientEnd, clientStarted, client.megabytes()), -1);
     } catch (IOException e) {
       return Reading.NONE;
     } catch (InterruptedException e) {
@@ -91,6 +112,9 @@ final class SpeedProbe implements AutoCloseable {
     server.close();
     if (client != null) {
       client.close();
+    }
+    if (wakeups != null) {
+      wakeups.close();
     }
   }
 }

@@ -810,9 +810,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
 
   private static String methodShape(ResultsDocument d) {
     ResultsDocument.Method m = d.method();
-    return m == null ? "none" : String.format(Locale.ROOT, "%s, %d rounds%s, re-warm %.1f s, pipeline %d, keep-alive %s",
+    return m == null ? "none" : String.format(Locale.ROOT, "%s, %d rounds%s, re-warm %.1f s, pipeline %d, keep-alive %s%s",
         m.kind().wireName(), m.rounds(), m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra",
-        m.rewarmSeconds(), m.pipeline(), m.keepAlive());
+        m.rewarmSeconds(), m.pipeline(), m.keepAlive(),
+        m.wakeupThreshold() == null ? "" : String.format(Locale.ROOT, ", slow wake-ups below %.0f%% repeated",
+            m.wakeupThreshold() * 100));
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

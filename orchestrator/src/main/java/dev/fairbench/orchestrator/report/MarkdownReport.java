@@ -209,11 +209,15 @@ public final class MarkdownReport {
     }
     return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d)%s of one %s run per cell after a %s "
             + "re-warm; idle servers frozen between visits; a visit with %.0f%% or more of the server CPUs' time taken "
-            + "by others is repeated once%s. Load: %s, %d connections%s%s.",
+            + "by others%s is repeated once%s. Load: %s, %d connections%s%s.",
         document.methodVersion(), m.kind().wireName(), m.rounds(), m.seed(),
         m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra rounds for the cells still too wide",
         seconds(env.load().durationSeconds()),
-        seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100, UnrepeatedVisits.clause(document),
+        seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100,
+        m.wakeupThreshold() == null ? "" : String.format(Locale.ROOT,
+            ", or with cross-CPU wake-ups below %.0f%% of the run's usual rate just before or after it,",
+            m.wakeupThreshold() * 100),
+        UnrepeatedVisits.clause(document),
         env.loadGenerator(), env.load().connections(),
         m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request");
   }

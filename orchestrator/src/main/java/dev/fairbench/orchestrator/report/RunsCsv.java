@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** Every visit of every cell as one CSV row, for a spreadsheet or R: the raw data behind the statistics. */
 public final class RunsCsv {
@@ -20,13 +19,21 @@ public final class RunsCsv {
       "server_speed_before", "server_speed_after", "client_speed_before", "client_speed_after", "runtime");
   /** Columns of the load client's CPUs, in documents that record them (runs made from 2026-12-05). */
   static final List<String> CLIENT_COLUMNS = List.of("client_steal_s", "orchestrator_cpu_s");
+  /** The wake-up readings around each visit, in documents that record them (runs made from 2026-12-05). */
+  static final List<String> WAKEUP_COLUMNS = List.of("wakeups_before", "wakeups_after", "wakeups_usual", "wakeups_slow");
 
   private RunsCsv() {}
 
   public static String render(ResultsDocument document) {
-    boolean clientSide = document.entries().stream().flatMap(e -> e.cells().stream()).flatMap(c -> c.runs().stream())
-        .anyMatch(r -> r.disturbance() != null && r.disturbance().client() != null);
-    List<String> columns = clientSide ? Stream.concat(COLUMNS.stream(), CLIENT_COLUMNS.stream()).toList() : COLUMNS;
+    boolean clientSide = anyRun(document, d -> d.client() != null);
+    boolean wakeups = anyRun(document, d -> d.wakeups() != null);
+    List<String> columns = new ArrayList<>(COLUMNS);
+    if (clientSide) {
+      columns.addAll(CLIENT_COLUMNS);
+    }
+    if (wakeups) {
+      columns.addAll(WAKEUP_COLUMNS);
+    }
     StringBuilder csv = new StringBuilder(String.join(",", columns)).append('\n');
     for (EntryResult entry : document.entries()) {
       for (CellResult cell : entry.cells()) {
@@ -47,16 +54,33 @@ public final class RunsCsv {
               speed(d, RunRecord.Speed::serverBefore), speed(d, RunRecord.Speed::serverAfter),
               speed(d, RunRecord.Speed::clientBefore), speed(d, RunRecord.Speed::clientAfter),
               entry.runtimeOr(document.environment()));
-          if (clientSide) {
+          if (clientSide || wakeups) {
             row = new ArrayList<>(row);
+          }
+          if (clientSide) {
             row.addAll(d.client() == null ? List.of("", "")
                 : List.of(num(d.client().stealSeconds()), num(d.client().orchestratorCpuSeconds())));
+          }
+          if (wakeups) {
+            RunRecord.Wakeups w = d.wakeups();
+            row.addAll(w == null ? List.of("", "", "", "")
+                : List.of(reading(w.before()), reading(w.after()), reading(w.usual()), w.slow()));
           }
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }
       }
     }
     return csv.toString();
+  }
+
+  private static boolean anyRun(ResultsDocument document, java.util.function.Predicate<RunRecord.Disturbance> has) {
+    return document.entries().stream().flatMap(e -> e.cells().stream()).flatMap(c -> c.runs().stream())
+        .anyMatch(r -> r.disturbance() != null && has.test(r.disturbance()));
+  }
+
+  /** A reading; empty where it failed (-1). */
+  private static String reading(double value) {
+    return value < 0 ? "" : num(value);
   }
 
   /** A speed reading in MB/s; empty where none was made or it failed. */

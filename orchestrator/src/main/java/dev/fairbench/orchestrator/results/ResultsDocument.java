@@ -72,6 +72,8 @@ public record ResultsDocument(
    * @param keepAlive            false: a new connection per request
    * @param ladderShare          ladder cells run at this share of the slowest rung's maximum; 0 for none
    * @param ladderEndpoints      the endpoints that have ladder cells
+   * @param wakeupThreshold      a visit whose wake-up reading before or after is below this share of the run's
+   *                             usual rate is repeated as a disturbed one; null in runs made before 2026-12-05
    */
   public record Method(
       CellKind kind,
@@ -84,7 +86,9 @@ public record ResultsDocument(
       int pipeline,
       boolean keepAlive,
       double ladderShare,
-      List<String> ladderEndpoints) {
+      List<String> ladderEndpoints,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      Double wakeupThreshold) {
     public Method {
       rates = rates == null ? List.of() : List.copyOf(rates);
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);

@@ -106,11 +106,14 @@ public record RunRecord(
    * @param involuntarySwitches the server's involuntary context switches during the run
    * @param majorFaults         the server's major page faults during the run
    * @param share               (steal + other tasks) over the run's wall time × the server's CPUs
-   * @param disturbed           share at or above the threshold of the run (results' method block)
+   * @param disturbed           share at or above the threshold of the run (results' method block), or slow
+   *                            {@code wakeups}
    * @param speed               the machine's speed measured just before the thaw and just after the freeze;
    *                            null where it was not measured (a remote engine, or no probe on this machine)
    * @param client              what else ran on the load client's CPUs; null where the load client is not on
    *                            this machine, or in runs made before 2026-12-05
+   * @param wakeups             how fast one CPU woke a task on the other around the run; null where it was not
+   *                            measured (the load client elsewhere), or in runs made before 2026-12-05
    */
   public record Disturbance(
       double stealSeconds,
@@ -121,23 +124,53 @@ public record RunRecord(
       double share,
       boolean disturbed,
       @JsonInclude(JsonInclude.Include.NON_NULL) Speed speed,
-      @JsonInclude(JsonInclude.Include.NON_NULL) ClientSide client) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) ClientSide client,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Wakeups wakeups) {
     public static final Disturbance NONE = new Disturbance(0, 0, 0, 0, 0, 0, false);
 
-    /** Without a speed reading or the client's side. */
+    /** Without a speed reading, the client's side or wake-ups. */
     public Disturbance(double stealSeconds, double otherTasksSeconds, double pressureSeconds, long involuntarySwitches,
         long majorFaults, double share, boolean disturbed) {
-      this(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share, disturbed, null, null);
+      this(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share, disturbed, null, null,
+          null);
     }
 
     public Disturbance withSpeed(Speed newSpeed) {
       return new Disturbance(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share,
-          disturbed, newSpeed, client);
+          disturbed, newSpeed, client, wakeups);
     }
 
     public Disturbance withClient(ClientSide newClient) {
       return new Disturbance(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share,
-          disturbed, speed, newClient);
+          disturbed, speed, newClient, wakeups);
+    }
+
+    /** With the wake-up readings; slow wake-ups disturb the run as other work on its CPUs does. */
+    public Disturbance withWakeups(Wakeups newWakeups) {
+      return new Disturbance(stealSeconds, otherTasksSeconds, pressureSeconds, involuntarySwitches, majorFaults, share,
+          disturbed || newWakeups.slow(), speed, client, newWakeups);
+    }
+  }
+
+  /**
+   * Cross-CPU wake-ups per second, read just before the visit's thaw and just after its freeze (every
+   * server frozen): round trips of one byte between the orchestrator on the load client's CPUs and an
+   * echo process on the server's, through pipes. On this kind of VM the machine slows for tens of seconds
+   * at a time in a way neither steal nor the hashing probe shows: these round trips and wrk's requests
+   * slow together (docs/ORCHESTRATOR.md, "Slow wake-ups").
+   *
+   * @param before the reading before the thaw; -1 where it failed
+   * @param after  the reading after the freeze; -1 where it failed
+   * @param usual  the median of the run's readings up to this one, the rate a reading is judged against
+   * @param slow   a reading below the run's wake-up threshold × usual: the visit is disturbed
+   */
+  public record Wakeups(double before, double after, double usual, boolean slow) {
+    /**
+     * @param threshold a reading below this share of the usual rate is slow (results' method block)
+     */
+    public static Wakeups judged(double before, double after, double usual, double threshold) {
+      boolean slow = usual > 0 && ((before >= 0 && before < threshold * usual) || (after >= 0 && after < threshold * usual));
+      return new Wakeups(before, after, usual, slow);
     }
   }
 

@@ -110,13 +110,30 @@ class PipelineIntegrationTest {
   }
 
   @Test
+  void everyVisitRecordsTheCrossCpuWakeupsAroundItJudgedAgainstTheRunsUsualRate() {
+    assertThat(results.method().wakeupThreshold()).isEqualTo(0.8);
+    assertThat(entries.get("tiny-python:stdlib").cells()).flatExtracting(CellResult::runs).isNotEmpty()
+        .allSatisfy(r -> {
+          RunRecord.Wakeups w = r.disturbance().wakeups();
+          assertThat(w).as("round %d", r.round()).isNotNull();
+          // Thousands of round trips a second on any machine that runs a loopback benchmark at all.
+          assertThat(List.of(w.before(), w.after(), w.usual())).allSatisfy(rate -> assertThat(rate).isBetween(500.0, 1e7));
+          assertThat(w.slow()).isEqualTo(Math.min(w.before(), w.after()) < 0.8 * w.usual());
+          if (w.slow()) {
+            assertThat(r.disturbance().disturbed()).isTrue();
+          }
+        });
+  }
+
+  @Test
   void theRawRunsAreWrittenAsCsvBesideTheResults() throws Exception {
     List<String> lines = Files.readAllLines(output.resolve("run/runs.csv"));
     assertThat(lines.getFirst()).startsWith("entry,role,endpoint,kind,rate,round,visit,counted,");
     assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2)
-        .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native").containsPattern(",native,[0-9.]+,[0-9.]+$"));
+        .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native")
+            .containsPattern(",native,[0-9.]+,[0-9.]+,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,(true|false)$"));
     assertThat(lines.getFirst()).endsWith(",server_speed_before,server_speed_after,client_speed_before,client_speed_after,"
-        + "runtime,client_steal_s,orchestrator_cpu_s");
+        + "runtime,client_steal_s,orchestrator_cpu_s,wakeups_before,wakeups_after,wakeups_usual,wakeups_slow");
   }
 
   @Test

@@ -75,12 +75,22 @@ public class ProgressPrinter implements RunListener {
     say("  %d.%02d/%d %s %s: %,.0f req/s%s%s, client CPU %.0f%%%s", round, visit, visits, id, cell,
         run.requestsPerSecond(), rate, run.latencyMicros() == null ? "" : ", p99 " + run.latencyMicros().p99() + " µs",
         run.clientCpuUtilisation() * 100,
-        requeued ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), repeated later",
-            run.disturbance().share() * 100)
+        requeued ? " — disturbed (" + why(run.disturbance()) + "), repeated later"
             : run.countedThoughDisturbed()
-                ? String.format(Locale.ROOT, " — disturbed (%.0f%% of the server CPUs' time went elsewhere), counted: "
-                    + "no time left for a repeat", run.disturbance().share() * 100)
+                ? " — disturbed (" + why(run.disturbance()) + "), counted: no time left for a repeat"
                 : "");
+  }
+
+  /** What made a visit disturbed: other work on the server's CPUs, slow wake-ups around it, or both. */
+  static String why(RunRecord.Disturbance d) {
+    String share = String.format(Locale.ROOT, "%.0f%% of the server CPUs' time went elsewhere", d.share() * 100);
+    RunRecord.Wakeups w = d.wakeups();
+    if (w == null || !w.slow()) {
+      return share;
+    }
+    double lowest = w.before() < 0 ? w.after() : w.after() < 0 ? w.before() : Math.min(w.before(), w.after());
+    String wakeups = String.format(Locale.ROOT, "wake-ups at %.0f%% of the run's usual rate", lowest / w.usual() * 100);
+    return d.share() > 0 ? share + "; " + wakeups : wakeups;
   }
 
   @Override

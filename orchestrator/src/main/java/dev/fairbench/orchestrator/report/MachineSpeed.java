@@ -15,9 +15,22 @@ import java.util.function.IntPredicate;
  * The machine's speed around the visits ({@code disturbance.speed}) summed up for the reports: how far
  * the machine itself moved while the cells were measured, which steal time does not show.
  *
- * @param visits number of visits with a reading
+ * @param visits  number of visits with a reading
+ * @param wakeups the cross-CPU wake-ups around them ({@code disturbance.wakeups}); null in runs without them
  */
-public record MachineSpeed(int visits, Side server, Side client) {
+public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups) {
+  /**
+   * Round trips per second over every valid reading, and how many visits read slow.
+   *
+   * @param slowVisits visits with a reading below the run's wake-up threshold × its usual rate
+   */
+  public record Wakeups(Side readings, int slowVisits) {
+    String describe() {
+      return String.format(Locale.ROOT, "%,.0f round trips/s (%,.0f–%,.0f, CV %.0f%%)", readings.median, readings.min,
+          readings.max, readings.cv * 100);
+    }
+  }
+
   /** MB/s of the probe on one side: median, range and coefficient of variation of every reading. */
   public record Side(double median, double min, double max, double cv) {
     static Optional<Side> of(List<Double> readings) {
@@ -47,6 +60,8 @@ public record MachineSpeed(int visits, Side server, Side client) {
   private static Optional<MachineSpeed> of(ResultsDocument document, IntPredicate rounds) {
     List<Double> server = new ArrayList<>();
     List<Double> client = new ArrayList<>();
+    List<Double> wakeups = new ArrayList<>();
+    int slow = 0;
     int visits = 0;
     for (EntryResult entry : document.entries()) {
       for (CellResult cell : entry.cells()) {
@@ -58,12 +73,19 @@ public record MachineSpeed(int visits, Side server, Side client) {
           visits++;
           addValid(server, speed.serverBefore(), speed.serverAfter());
           addValid(client, speed.clientBefore(), speed.clientAfter());
+          RunRecord.Wakeups w = run.disturbance().wakeups();
+          if (w != null) {
+            addValid(wakeups, w.before(), w.after());
+            slow += w.slow() ? 1 : 0;
+          }
         }
       }
     }
     Optional<Side> s = Side.of(server);
     Optional<Side> c = Side.of(client);
-    return s.isEmpty() || c.isEmpty() ? Optional.empty() : Optional.of(new MachineSpeed(visits, s.get(), c.get()));
+    int slowVisits = slow;
+    Wakeups w = Side.of(wakeups).map(side -> new Wakeups(side, slowVisits)).orElse(null);
+    return s.isEmpty() || c.isEmpty() ? Optional.empty() : Optional.of(new MachineSpeed(visits, s.get(), c.get(), w));
   }
 
   private static void addValid(List<Double> into, double... readings) {
@@ -85,6 +107,9 @@ public record MachineSpeed(int visits, Side server, Side client) {
         + "frozen, before each thaw and after each freeze): on the server's CPUs " + server.describe()
         + ", on the client's " + client.describe() + ". Steal time does not show such changes (a virtual CPU "
         + "whose physical core is shared, or clocked down): the wider this range, the more of every cell's "
-        + "spread is the machine's, not the entry's.";
+        + "spread is the machine's, not the entry's." + (wakeups == null ? "" : " Cross-CPU wake-ups at the same "
+        + "moments (round trips through pipes to an echo on the server's CPUs): " + wakeups.describe() + "; "
+        + wakeups.slowVisits() + " of the visits read below the run's threshold share of its usual rate, in one "
+        + "of the machine's slow spells, and were repeated or counted as disturbed.");
   }
 }

@@ -106,7 +106,7 @@ public class RunCommand implements Callable<Integer> {
       description = "No extra round is begun, and no disturbed visit repeated, that would end the run past this long "
           + "after it began, preparation included (estimated from this run's own cost of a visit); a disturbed visit "
           + "with no time left for its repeat counts as it is, and the reports say how many did. The rounds "
-          + "themselves always run (default: 30m; 0 for no limit).")
+          + "themselves always run (default: 40m; 0 for no limit).")
   Duration timeLimit;
 
   @Option(names = "--seed", paramLabel = "N",

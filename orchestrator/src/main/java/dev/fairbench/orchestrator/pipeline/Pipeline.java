@@ -872,7 +872,7 @@ public final class Pipeline {
       if (cell.rate == null) {
         LoadResult result = wrk.run(throughputSpec(server, cell.endpoint, config.duration()));
         DisturbanceMeter.Sample end = meter == null ? null : meter.sample(pids);
-        cell.workers = server.observeWorkers(threads);
+        cell.observe(server.observeWorkers(threads));
         ResourceUsage after = server.usage();
         double cpu = after.cpuSeconds() - before.cpuSeconds();
         record = new RunRecord(round, visit, true, result.requests(), result.durationSeconds(), result.requestsPerSecond(),
@@ -886,7 +886,7 @@ public final class Pipeline {
       } else {
         ConstantRateResult result = oha.run(rateSpec(server, cell, config.duration()));
         DisturbanceMeter.Sample end = meter == null ? null : meter.sample(pids);
-        cell.workers = server.observeWorkers(threads);
+        cell.observe(server.observeWorkers(threads));
         ResourceUsage after = server.usage();
         double cpu = after.cpuSeconds() - before.cpuSeconds();
         record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
@@ -1203,6 +1203,18 @@ public final class Pipeline {
     }
   }
 
+  /** The observation of the median run by busy workers (the lower median), the latest of those that saw it. */
+  static WorkerObservation medianRun(List<WorkerObservation> observations) {
+    List<Integer> counts = observations.stream().map(WorkerObservation::observed).sorted().toList();
+    int median = counts.get((counts.size() - 1) / 2);
+    for (int i = observations.size() - 1; i >= 0; i--) {
+      if (observations.get(i).observed() == median) {
+        return observations.get(i);
+      }
+    }
+    throw new IllegalArgumentException("no observations");
+  }
+
   /** One cell being measured. */
   private final class Cell {
     final Slot slot;
@@ -1212,7 +1224,9 @@ public final class Pipeline {
     double warmupMax;
     double targetRate;
     final List<RunRecord> runs = new ArrayList<>();
+    /** The observation of the cell's median run by busy workers (see {@link #observe}). */
     WorkerObservation workers;
+    private final List<WorkerObservation> observations = new ArrayList<>();
     /** The size of the answer to the load client's request, checked before the runs (wrk cells only). */
     Integer answerBytes;
     String reason = "";
@@ -1245,6 +1259,21 @@ public final class Pipeline {
 
     boolean failed() {
       return failed;
+    }
+
+    /**
+     * One run's workers. The cell keeps the observation of its median run, the latest of those that
+     * saw the median count: with 1-second runs a whole run is one window, and a Go server that hands
+     * its goroutines from one OS thread to another during it, or a JIT compiling beside Vert.x's
+     * event loop, shows two busy threads in that run alone. A server that runs another number of
+     * workers shows it in every run.
+     */
+    void observe(WorkerObservation observation) {
+      if (observation == null) {
+        return; // not observable here (a remote engine)
+      }
+      observations.add(observation);
+      workers = medianRun(observations);
     }
 
     void fail(String why) {

@@ -30,7 +30,7 @@ class DisturbedVisitsTest {
    * whenever it wants it. A plain busy loop would not: the scheduler favours a server that wakes for
    * each request, and the loop gets almost nothing while the server is loaded.
    */
-  private static final String BURNER = """
+  static final String BURNER = """
       import time
       while True:
           t = time.monotonic()

@@ -7,16 +7,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WakeupProbeTest {
-  /** 20 ms of work in every 50, at a real-time priority: whenever it runs, the echo waits for it. */
-  private static final String BURNER = """
-      import time
-      while True:
-          t = time.monotonic()
-          while time.monotonic() - t < 0.02:
-              pass
-          time.sleep(0.03)
-      """;
-
   private static double median(List<Double> values) {
     List<Double> sorted = values.stream().sorted().toList();
     return sorted.get(sorted.size() / 2);
@@ -42,7 +32,8 @@ class WakeupProbeTest {
     try (WakeupProbe probe = WakeupProbe.create("1").orElseThrow()) {
       for (int i = 0; i < 3; i++) {
         idle.add(probe.read());
-        Process burner = new ProcessBuilder("taskset", "-c", "1", "chrt", "--fifo", "1", "python3", "-c", BURNER).start();
+        Process burner = new ProcessBuilder("taskset", "-c", "1", "chrt", "--fifo", "1", "python3", "-c",
+            DisturbedVisitsTest.BURNER).start(); // whenever it runs, the echo waits for it
         try {
           Thread.sleep(100);
           late.add(probe.read());

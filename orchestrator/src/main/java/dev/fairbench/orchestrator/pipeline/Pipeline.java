@@ -47,6 +47,7 @@ import dev.fairbench.orchestrator.runtime.ServerRegistry;
 import dev.fairbench.orchestrator.runtime.ServerRuntime;
 import dev.fairbench.orchestrator.runtime.ServerStartException;
 import dev.fairbench.orchestrator.runtime.ThreadSample;
+import dev.fairbench.orchestrator.stats.Statistics;
 import dev.fairbench.orchestrator.core.WorkerObservation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -838,7 +839,7 @@ public final class Pipeline {
   }
 
   private double usualWakeups() {
-    return wakeupReadings.isEmpty() ? -1 : dev.fairbench.orchestrator.stats.Statistics.median(wakeupReadings);
+    return wakeupReadings.isEmpty() ? -1 : Statistics.median(wakeupReadings);
   }
 
   /** What the meter saw between the two samples, on the server's CPUs and on the client's; NONE without a meter. */

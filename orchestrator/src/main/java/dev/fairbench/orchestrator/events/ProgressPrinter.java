@@ -88,8 +88,7 @@ public class ProgressPrinter implements RunListener {
     if (w == null || !w.slow()) {
       return share;
     }
-    double lowest = w.before() < 0 ? w.after() : w.after() < 0 ? w.before() : Math.min(w.before(), w.after());
-    String wakeups = String.format(Locale.ROOT, "wake-ups at %.0f%% of the run's usual rate", lowest / w.usual() * 100);
+    String wakeups = String.format(Locale.ROOT, "wake-ups at %.0f%% of the run's usual rate", w.lowest() / w.usual() * 100);
     return d.share() > 0 ? share + "; " + wakeups : wakeups;
   }
 

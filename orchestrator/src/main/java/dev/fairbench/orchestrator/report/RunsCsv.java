@@ -41,7 +41,7 @@ public final class RunsCsv {
           RunRecord.Disturbance d = r.disturbance() == null ? RunRecord.Disturbance.NONE : r.disturbance();
           RunRecord.RateRecord rate = r.rate();
           RunRecord.LatencyRecord l = r.latencyMicros();
-          List<Object> row = List.of(entry.id(), entry.role().wireName(), cell.endpoint(), cell.kind().wireName(),
+          List<Object> row = new ArrayList<>(List.of(entry.id(), entry.role().wireName(), cell.endpoint(), cell.kind().wireName(),
               cell.rate(), r.round(), r.visit(), r.counted(), r.requests(), num(r.durationSeconds()),
               num(r.requestsPerSecond()), r.non2xx(), r.socketErrors().total(), l == null ? "" : l.p50(),
               l == null ? "" : l.p90(), l == null ? "" : l.p99(), l == null ? "" : l.p999(), l == null ? "" : l.max(),
@@ -53,10 +53,7 @@ public final class RunsCsv {
               rate == null ? "" : rate.cutAtDeadline(), rate == null ? "" : num(rate.successRate()),
               speed(d, RunRecord.Speed::serverBefore), speed(d, RunRecord.Speed::serverAfter),
               speed(d, RunRecord.Speed::clientBefore), speed(d, RunRecord.Speed::clientAfter),
-              entry.runtimeOr(document.environment()));
-          if (clientSide || wakeups) {
-            row = new ArrayList<>(row);
-          }
+              entry.runtimeOr(document.environment())));
           if (clientSide) {
             row.addAll(d.client() == null ? List.of("", "")
                 : List.of(num(d.client().stealSeconds()), num(d.client().orchestratorCpuSeconds())));
@@ -85,7 +82,7 @@ public final class RunsCsv {
 
   /** A speed reading in MB/s; empty where none was made or it failed. */
   private static String speed(RunRecord.Disturbance d, java.util.function.ToDoubleFunction<RunRecord.Speed> side) {
-    return d.speed() == null || side.applyAsDouble(d.speed()) < 0 ? "" : num(side.applyAsDouble(d.speed()));
+    return d.speed() == null ? "" : reading(side.applyAsDouble(d.speed()));
   }
 
   private static String num(double value) {

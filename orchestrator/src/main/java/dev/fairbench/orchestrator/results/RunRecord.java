@@ -169,8 +169,17 @@ public record RunRecord(
      * @param threshold a reading below this share of the usual rate is slow (results' method block)
      */
     public static Wakeups judged(double before, double after, double usual, double threshold) {
-      boolean slow = usual > 0 && ((before >= 0 && before < threshold * usual) || (after >= 0 && after < threshold * usual));
-      return new Wakeups(before, after, usual, slow);
+      double lowest = lowest(before, after);
+      return new Wakeups(before, after, usual, usual > 0 && lowest >= 0 && lowest < threshold * usual);
+    }
+
+    /** The lower of the two readings that did not fail; -1 when both failed. */
+    public double lowest() {
+      return lowest(before, after);
+    }
+
+    private static double lowest(double before, double after) {
+      return before < 0 ? after : after < 0 ? before : Math.min(before, after);
     }
   }
 

@@ -31,6 +31,17 @@ public final class Defaults {
    * 235 (docs/ORCHESTRATOR.md, "Slow wake-ups").
    */
   public static final double SLOW_WAKEUPS = 0.8;
+  /**
+   * A visit whose wake-ups read slow just before its thaw first waits this long at most for them to read
+   * usual again, polling twice a second: the machine's slow spells last 10–30 s, and a visit made in one is
+   * repeated anyway (docs/ORCHESTRATOR.md, "Waiting out a spell").
+   */
+  public static final Duration SPELL_WAIT = Duration.ofSeconds(30);
+  /**
+   * The run's waits for slow spells take at most this share of its time since the first visit, so a short
+   * run, or a machine in spells half the time, is not made mostly of waiting.
+   */
+  public static final double SPELL_WAIT_SHARE = 0.25;
   /** Ladder cells run at this share of the slowest rung's maximum. */
   public static final double LADDER_SHARE = 0.5;
   /**

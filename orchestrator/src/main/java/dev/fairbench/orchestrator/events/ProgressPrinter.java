@@ -72,9 +72,12 @@ public class ProgressPrinter implements RunListener {
   public void visitFinished(int round, int visit, int visits, String id, String cell, RunRecord run, boolean requeued) {
     String rate = run.rate() == null ? "" : String.format(Locale.ROOT, ", success %.2f%% of %,.0f/s",
         run.rate().successRate() * 100, run.rate().targetRate());
-    say("  %d.%02d/%d %s %s: %,.0f req/s%s%s, client CPU %.0f%%%s", round, visit, visits, id, cell,
+    RunRecord.Wakeups wakeups = run.disturbance() == null ? null : run.disturbance().wakeups();
+    say("  %d.%02d/%d %s %s: %,.0f req/s%s%s, client CPU %.0f%%%s%s", round, visit, visits, id, cell,
         run.requestsPerSecond(), rate, run.latencyMicros() == null ? "" : ", p99 " + run.latencyMicros().p99() + " µs",
         run.clientCpuUtilisation() * 100,
+        wakeups == null || !wakeups.waited() ? ""
+            : String.format(Locale.ROOT, ", after %.1f s waiting for slow wake-ups to pass", wakeups.waitedSeconds()),
         requeued ? " — disturbed (" + why(run.disturbance()) + "), repeated later"
             : run.countedThoughDisturbed()
                 ? " — disturbed (" + why(run.disturbance()) + "), counted: no time left for a repeat"

@@ -710,7 +710,8 @@ public final class Pipeline {
       visitedNames.add(cell.slot.id() + " " + cell.name() + (repeat ? " (repeat)" : ""));
       Optional<RunRecord> run;
       try {
-        run = visit(cell, round, repeat ? 2 : 1, meter);
+        double waited = awaitUsualWakeups(round, queue.size() - i - 1);
+        run = visit(cell, round, repeat ? 2 : 1, meter, waited);
       } catch (RuntimeException e) {
         // A defect or an I/O failure in one visit costs that cell, not the run.
         cell.fail("unexpected error: " + (e.getMessage() == null ? e.getClass().getName() : e.getMessage()));
@@ -752,8 +753,7 @@ public final class Pipeline {
     if (!config.extraTimeLimit().isPositive() || visitsMade == 0) {
       return true;
     }
-    long measured = cells.stream().filter(c -> !c.failed()).count();
-    long left = leftInRound + Math.max(0, config.rounds() - round) * measured;
+    long left = visitsLeft(round, leftInRound);
     double perVisit = secondsPerVisit();
     double endsAt = endsAtSeconds((int) left + 1);
     if (endsAt <= config.extraTimeLimit().toSeconds()) {
@@ -765,6 +765,82 @@ public final class Pipeline {
           perVisit, endsAt / 60, left, config.timeLimitText()));
     }
     return false;
+  }
+
+  /** This round's visits left after the current one, and every cell's visits of the rounds after it. */
+  private long visitsLeft(int round, int leftInRound) {
+    long measured = cells.stream().filter(c -> !c.failed()).count();
+    return leftInRound + Math.max(0, config.rounds() - round) * measured;
+  }
+
+  /** Set when a slow spell outlasted {@link Defaults#SPELL_WAIT}; cleared by the next usual reading. */
+  private boolean spellOutlastedWait;
+
+  private static final long SPELL_POLL_MILLIS = 500;
+
+  /**
+   * Before a thaw: while the wake-ups read below the threshold share of the run's usual rate, the machine is
+   * in one of its slow spells, and a visit made now would be repeated (docs/ORCHESTRATOR.md, "Waiting out a
+   * spell"). Waits for them to read usual, reading twice a second, up to {@link Defaults#SPELL_WAIT} (less when
+   * the run's waits would pass {@link Defaults#SPELL_WAIT_SHARE} of its time), and only while the wait still
+   * lets the run end within its time limit. A spell that outlasts a whole wait is taken as
+   * the machine's state: the visits after it go ahead at once until a reading is usual again. The polls are
+   * not added to the run's readings; the reading that ends a wait is the visit's before-reading.
+   *
+   * @return the seconds waited
+   */
+  private double awaitUsualWakeups(int round, int leftInRound) throws InterruptedException {
+    if (speedProbe.isEmpty() || !speedProbe.get().readsWakeups()) {
+      return 0;
+    }
+    SpeedProbe probe = speedProbe.get();
+    double now = speedBeforeThaw(probe).wakeups();
+    double usual = usualWakeups();
+    double threshold = Defaults.SLOW_WAKEUPS * usual;
+    if (usual <= 0 || now < 0 || now >= threshold) {
+      spellOutlastedWait = false;
+      return 0;
+    }
+    java.time.Duration limit = waitLimit();
+    if (spellOutlastedWait || limit.toMillis() < SPELL_POLL_MILLIS || !waitFits(round, leftInRound, limit)) {
+      return 0;
+    }
+    SpellWait.Outcome wait = new SpellWait(probe::wakeups, SPELL_POLL_MILLIS, Thread::sleep, System::nanoTime)
+        .await(threshold, limit, terminating);
+    waitedSeconds += wait.seconds();
+    if (wait.outlasted() && limit.equals(Defaults.SPELL_WAIT)) {
+      spellOutlastedWait = true;
+      listener.note(String.format(java.util.Locale.ROOT, "wake-ups stayed below %.0f%% of the run's usual rate for "
+          + "%.0f s: the visits go on without waiting until a reading is usual again", Defaults.SLOW_WAKEUPS * 100,
+          wait.seconds()));
+    }
+    if (!terminating.getAsBoolean()) {
+      speedAfterFreeze(probe);
+    }
+    return wait.seconds();
+  }
+
+  /** Seconds this run's visits have waited for slow spells to pass. */
+  private double waitedSeconds;
+
+  /**
+   * {@link Defaults#SPELL_WAIT}, or less when waiting that long would take the run's waits past
+   * {@link Defaults#SPELL_WAIT_SHARE} of its time since the first visit.
+   */
+  private java.time.Duration waitLimit() {
+    double elapsed = java.time.Duration.between(firstVisitStarted, Instant.now()).toMillis() / 1e3;
+    double left = Defaults.SPELL_WAIT_SHARE * elapsed - waitedSeconds;
+    return left >= Defaults.SPELL_WAIT.toSeconds() ? Defaults.SPELL_WAIT
+        : java.time.Duration.ofMillis((long) Math.max(0, left * 1000));
+  }
+
+  /** Whether a whole wait and the visits left still end the run within its time limit. */
+  private boolean waitFits(int round, int leftInRound, java.time.Duration limit) {
+    if (!config.extraTimeLimit().isPositive() || visitsMade <= 1) {
+      return true;
+    }
+    return endsAtSeconds((int) visitsLeft(round, leftInRound) + 1) + limit.toMillis() / 1e3
+        <= config.extraTimeLimit().toSeconds();
   }
 
   /** What a visit has cost this process so far, thaw to freeze and everything between visits. */
@@ -849,7 +925,8 @@ public final class Pipeline {
         : meter.between(start, end, serverCpuSeconds, config.disturbanceThreshold()).withClient(meter.clientSide(start, end));
   }
 
-  private Optional<RunRecord> visit(Cell cell, int round, int visit, DisturbanceMeter meter) throws InterruptedException {
+  private Optional<RunRecord> visit(Cell cell, int round, int visit, DisturbanceMeter meter, double waitedSeconds)
+      throws InterruptedException {
     Slot slot = cell.slot;
     SpeedProbe.Reading speedBefore = speedProbe.map(this::speedBeforeThaw).orElse(null);
     if (!slot.thawForUse()) {
@@ -926,7 +1003,7 @@ public final class Pipeline {
             speedAfter.server(), speedBefore.client(), speedAfter.client()));
         if (speedProbe.get().readsWakeups()) {
           disturbance = disturbance.withWakeups(RunRecord.Wakeups.judged(speedBefore.wakeups(), speedAfter.wakeups(),
-              usualWakeups(), Defaults.SLOW_WAKEUPS));
+              usualWakeups(), Defaults.SLOW_WAKEUPS).afterWaiting(waitedSeconds));
         }
         record = record.withDisturbance(disturbance);
       }

@@ -814,7 +814,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         m.kind().wireName(), m.rounds(), m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra",
         m.rewarmSeconds(), m.pipeline(), m.keepAlive(),
         m.wakeupThreshold() == null ? "" : String.format(Locale.ROOT, ", slow wake-ups below %.0f%% repeated",
-            m.wakeupThreshold() * 100));
+            m.wakeupThreshold() * 100)
+            + (m.spellWaitSeconds() == null ? "" : String.format(Locale.ROOT, ", up to %.0f s waited for a slow spell",
+                m.spellWaitSeconds())));
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

@@ -22,9 +22,11 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
   /**
    * Round trips per second over every valid reading, and how many visits read slow.
    *
-   * @param slowVisits visits with a reading below the run's wake-up threshold × its usual rate
+   * @param slowVisits   visits with a reading below the run's wake-up threshold × its usual rate
+   * @param waitedVisits visits that waited before their thaw for a slow spell to pass
+   * @param waitedSeconds how long they waited, together
    */
-  public record Wakeups(Side readings, int slowVisits) {
+  public record Wakeups(Side readings, int slowVisits, int waitedVisits, double waitedSeconds) {
     String describe() {
       return String.format(Locale.ROOT, "%,.0f round trips/s (%,.0f–%,.0f, CV %.0f%%)", readings.median, readings.min,
           readings.max, readings.cv * 100);
@@ -62,6 +64,8 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
     List<Double> client = new ArrayList<>();
     List<Double> wakeups = new ArrayList<>();
     int slow = 0;
+    int waited = 0;
+    double waitedSeconds = 0;
     int visits = 0;
     for (EntryResult entry : document.entries()) {
       for (CellResult cell : entry.cells()) {
@@ -77,6 +81,10 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
           if (w != null) {
             addValid(wakeups, w.before(), w.after());
             slow += w.slow() ? 1 : 0;
+            if (w.waited()) {
+              waited++;
+              waitedSeconds += w.waitedSeconds();
+            }
           }
         }
       }
@@ -84,7 +92,9 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
     Optional<Side> s = Side.of(server);
     Optional<Side> c = Side.of(client);
     int slowVisits = slow;
-    Wakeups w = Side.of(wakeups).map(side -> new Wakeups(side, slowVisits)).orElse(null);
+    int waitedVisits = waited;
+    double waitedTotal = waitedSeconds;
+    Wakeups w = Side.of(wakeups).map(side -> new Wakeups(side, slowVisits, waitedVisits, waitedTotal)).orElse(null);
     return s.isEmpty() || c.isEmpty() ? Optional.empty() : Optional.of(new MachineSpeed(visits, s.get(), c.get(), w));
   }
 
@@ -110,6 +120,9 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
         + "spread is the machine's, not the entry's." + (wakeups == null ? "" : " Cross-CPU wake-ups at the same "
         + "moments (round trips through pipes to an echo on the server's CPUs): " + wakeups.describe() + "; "
         + wakeups.slowVisits() + " of the visits read below the run's threshold share of its usual rate, in one "
-        + "of the machine's slow spells, and were repeated or counted as disturbed.");
+        + "of the machine's slow spells, and were repeated or counted as disturbed." + (wakeups.waitedVisits() == 0 ? ""
+        : String.format(Locale.ROOT, " %d visit%s waited before %s thaw for a spell to pass, %.0f s in all.",
+            wakeups.waitedVisits(), wakeups.waitedVisits() == 1 ? "" : "s", wakeups.waitedVisits() == 1 ? "its" : "their",
+            wakeups.waitedSeconds())));
   }
 }

@@ -217,7 +217,10 @@ public final class MarkdownReport {
         m.wakeupThreshold() == null ? "" : String.format(Locale.ROOT,
             ", or with cross-CPU wake-ups below %.0f%% of the run's usual rate just before or after it,",
             m.wakeupThreshold() * 100),
-        UnrepeatedVisits.clause(document),
+        UnrepeatedVisits.clause(document)
+            + (m.spellWaitSeconds() == null ? "" : String.format(Locale.ROOT,
+                "; a visit whose wake-ups read slow just before its thaw first waits up to %.0f s for them to read usual",
+                m.spellWaitSeconds())),
         env.loadGenerator(), env.load().connections(),
         m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request");
   }

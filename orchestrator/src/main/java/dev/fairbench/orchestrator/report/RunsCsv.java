@@ -21,18 +21,24 @@ public final class RunsCsv {
   static final List<String> CLIENT_COLUMNS = List.of("client_steal_s", "orchestrator_cpu_s");
   /** The wake-up readings around each visit, in documents that record them (runs made from 2026-12-05). */
   static final List<String> WAKEUP_COLUMNS = List.of("wakeups_before", "wakeups_after", "wakeups_usual", "wakeups_slow");
+  /** Seconds a visit waited for a slow spell to pass, in documents that record it (runs made from 2026-12-05 07:00). */
+  static final String WAITED_COLUMN = "wakeups_waited_s";
 
   private RunsCsv() {}
 
   public static String render(ResultsDocument document) {
     boolean clientSide = anyRun(document, d -> d.client() != null);
     boolean wakeups = anyRun(document, d -> d.wakeups() != null);
+    boolean waits = anyRun(document, d -> d.wakeups() != null && d.wakeups().waitedSeconds() != null);
     List<String> columns = new ArrayList<>(COLUMNS);
     if (clientSide) {
       columns.addAll(CLIENT_COLUMNS);
     }
     if (wakeups) {
       columns.addAll(WAKEUP_COLUMNS);
+    }
+    if (waits) {
+      columns.add(WAITED_COLUMN);
     }
     StringBuilder csv = new StringBuilder(String.join(",", columns)).append('\n');
     for (EntryResult entry : document.entries()) {
@@ -62,6 +68,10 @@ public final class RunsCsv {
             RunRecord.Wakeups w = d.wakeups();
             row.addAll(w == null ? List.of("", "", "", "")
                 : List.of(reading(w.before()), reading(w.after()), reading(w.usual()), w.slow()));
+          }
+          if (waits) {
+            RunRecord.Wakeups w = d.wakeups();
+            row.add(w == null || w.waitedSeconds() == null ? "" : num(w.waitedSeconds()));
           }
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }

@@ -74,6 +74,8 @@ public record ResultsDocument(
    * @param ladderEndpoints      the endpoints that have ladder cells
    * @param wakeupThreshold      a visit whose wake-up reading before or after is below this share of the run's
    *                             usual rate is repeated as a disturbed one; null in runs made before 2026-12-05
+   * @param spellWaitSeconds     a visit whose wake-ups read slow just before its thaw waits up to this long for
+   *                             them to read usual again; null in runs made before 2026-12-05 07:00 UTC
    */
   public record Method(
       CellKind kind,
@@ -88,7 +90,9 @@ public record ResultsDocument(
       double ladderShare,
       List<String> ladderEndpoints,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      Double wakeupThreshold) {
+      Double wakeupThreshold,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      Double spellWaitSeconds) {
     public Method {
       rates = rates == null ? List.of() : List.copyOf(rates);
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);

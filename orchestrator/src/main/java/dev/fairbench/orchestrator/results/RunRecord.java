@@ -163,14 +163,31 @@ public record RunRecord(
    * @param after  the reading after the freeze; -1 where it failed
    * @param usual  the median of the run's readings up to this one, the rate a reading is judged against
    * @param slow   a reading below the run's wake-up threshold × usual: the visit is disturbed
+   * @param waitedSeconds how long the visit waited before its thaw for slow wake-ups to pass (0: they read
+   *               usual at once); null in runs made before 2026-12-05 07:00 UTC, which did not wait
    */
-  public record Wakeups(double before, double after, double usual, boolean slow) {
+  public record Wakeups(double before, double after, double usual, boolean slow,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double waitedSeconds) {
+    /** Without a wait. */
+    public Wakeups(double before, double after, double usual, boolean slow) {
+      this(before, after, usual, slow, null);
+    }
+
     /**
      * @param threshold a reading below this share of the usual rate is slow (results' method block)
      */
     public static Wakeups judged(double before, double after, double usual, double threshold) {
       double lowest = lowest(before, after);
       return new Wakeups(before, after, usual, usual > 0 && lowest >= 0 && lowest < threshold * usual);
+    }
+
+    public Wakeups afterWaiting(double seconds) {
+      return new Wakeups(before, after, usual, slow, seconds);
+    }
+
+    /** Whether the visit waited for a slow spell to pass before its thaw. */
+    public boolean waited() {
+      return waitedSeconds != null && waitedSeconds > 0;
     }
 
     /** The lower of the two readings that did not fail; -1 when both failed. */

@@ -110,8 +110,9 @@ class PipelineIntegrationTest {
   }
 
   @Test
-  void everyVisitRecordsTheCrossCpuWakeupsAroundItJudgedAgainstTheRunsUsualRate() {
+  void everyVisitRecordsTheCrossCpuWakeupsAroundItJudgedAgainstTheRunsUsualRateAndHowLongItWaitedForThem() {
     assertThat(results.method().wakeupThreshold()).isEqualTo(0.8);
+    assertThat(results.method().spellWaitSeconds()).isEqualTo(30.0);
     assertThat(entries.get("tiny-python:stdlib").cells()).flatExtracting(CellResult::runs).isNotEmpty()
         .allSatisfy(r -> {
           RunRecord.Wakeups w = r.disturbance().wakeups();
@@ -119,6 +120,8 @@ class PipelineIntegrationTest {
           // Thousands of round trips a second on any machine that runs a loopback benchmark at all.
           assertThat(List.of(w.before(), w.after(), w.usual())).allSatisfy(rate -> assertThat(rate).isBetween(500.0, 1e7));
           assertThat(w.slow()).isEqualTo(Math.min(w.before(), w.after()) < 0.8 * w.usual());
+          // Polled twice a second for at most 30 s; a visit that did not wait records 0.
+          assertThat(w.waitedSeconds()).isNotNull().isBetween(0.0, 32.0);
           if (w.slow()) {
             assertThat(r.disturbance().disturbed()).isTrue();
           }
@@ -131,9 +134,9 @@ class PipelineIntegrationTest {
     assertThat(lines.getFirst()).startsWith("entry,role,endpoint,kind,rate,round,visit,counted,");
     assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2)
         .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native")
-            .containsPattern(",native,[0-9.]+,[0-9.]+,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,(true|false)$"));
+            .containsPattern(",native,[0-9.]+,[0-9.]+,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,(true|false),[0-9.e+]+$"));
     assertThat(lines.getFirst()).endsWith(",server_speed_before,server_speed_after,client_speed_before,client_speed_after,"
-        + "runtime,client_steal_s,orchestrator_cpu_s,wakeups_before,wakeups_after,wakeups_usual,wakeups_slow");
+        + "runtime,client_steal_s,orchestrator_cpu_s,wakeups_before,wakeups_after,wakeups_usual,wakeups_slow,wakeups_waited_s");
   }
 
   @Test

@@ -239,7 +239,8 @@ class ComparisonTest {
     var m = b.method();
     ResultsDocument extra = new ResultsDocument(b.schemaVersion(), b.methodVersion(), b.environment(),
         new ResultsDocument.Method(m.kind(), m.rounds(), 6, m.seed(), m.rewarmSeconds(), m.rates(),
-            m.disturbanceThreshold(), m.pipeline(), m.keepAlive(), m.ladderShare(), m.ladderEndpoints(), m.wakeupThreshold()),
+            m.disturbanceThreshold(), m.pipeline(), m.keepAlive(), m.ladderShare(), m.ladderEndpoints(), m.wakeupThreshold(),
+            m.spellWaitSeconds()),
         b.rounds(), b.calibration(), b.breaks(), b.entries());
 
     assertThat(Comparison.of(a, extra).environmentDifferences())

@@ -54,8 +54,25 @@ class MachineSpeedTest {
     assertThat(speed.wakeups().readings().min()).isEqualTo(20_000);
     assertThat(FairnessReview.of(run).toMarkdown()).contains("Cross-CPU wake-ups at the same moments")
         .contains("30,000 round trips/s (20,000–30,000, CV").contains("1 of the visits read below");
+    assertThat(FairnessReview.of(run).toMarkdown()).as("no visit waited").doesNotContain("waited");
     assertThat(MachineSpeed.of(withSpeeds(true)).orElseThrow().wakeups()).as("a run without wake-ups").isNull();
     assertThat(FairnessReview.of(withSpeeds(true)).toMarkdown()).doesNotContain("wake-ups");
+  }
+
+  @Test
+  void theFairnessReviewSaysHowManyVisitsWaitedForASpellToPassAndHowLong() {
+    List<RunRecord> runs = IntStream.rangeClosed(1, 6).mapToObj(r -> {
+      RunRecord plain = run(r, 10_000, 0.5, 0.99, 0);
+      RunRecord.Disturbance d = plain.disturbance().withSpeed(new RunRecord.Speed(300, 300, 300, 300))
+          .withWakeups(RunRecord.Wakeups.judged(30_000, 30_000, 30_000, 0.8).afterWaiting(r == 2 ? 4.5 : r == 5 ? 12.0 : 0));
+      return plain.withDisturbance(d);
+    }).toList();
+    ResultsDocument run = derived(document(6, List.of(measured("steady", "S", List.of(cell("json", runs)),
+        conformance(0, List.of())))));
+    MachineSpeed speed = MachineSpeed.of(run).orElseThrow();
+    assertThat(speed.wakeups().waitedVisits()).isEqualTo(2);
+    assertThat(speed.wakeups().waitedSeconds()).isCloseTo(16.5, within(1e-9));
+    assertThat(FairnessReview.of(run).toMarkdown()).contains("2 visits waited before their thaw for a spell to pass, 17 s in all.");
   }
 
   @Test

@@ -48,6 +48,21 @@ class MarkdownReportTest {
   }
 
   @Test
+  void theMethodLineSaysWhenSlowWakeupsRepeatAVisitAndHowLongOneWaitsForThem() {
+    var plain = ResultsFixtures.mixed();
+    var m = plain.method();
+    var withWakeups = new dev.fairbench.orchestrator.results.ResultsDocument(plain.schemaVersion(), plain.methodVersion(),
+        plain.environment(), new dev.fairbench.orchestrator.results.ResultsDocument.Method(m.kind(), m.rounds(),
+            m.extraRounds(), m.seed(), m.rewarmSeconds(), m.rates(), m.disturbanceThreshold(), m.pipeline(), m.keepAlive(),
+            m.ladderShare(), m.ladderEndpoints(), 0.8, 30.0),
+        plain.rounds(), plain.calibration(), plain.breaks(), plain.entries());
+    assertThat(MarkdownReport.render(withWakeups))
+        .contains("or with cross-CPU wake-ups below 80% of the run's usual rate just before or after it, is repeated once; "
+            + "a visit whose wake-ups read slow just before its thaw first waits up to 30 s for them to read usual.");
+    assertThat(md).doesNotContain("wake-ups");
+  }
+
+  @Test
   void theTrustLineComesFirstAndCountsOnlyEntryCells() {
     assertThat(md).contains("**Trustworthy: 3 of 4 entry cells**");
     assertThat(md.indexOf("Trustworthy:")).isLessThan(md.indexOf("## Requests per second"));

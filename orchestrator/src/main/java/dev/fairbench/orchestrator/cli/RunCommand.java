@@ -154,6 +154,12 @@ public class RunCommand implements Callable<Integer> {
           + "(default: 50 in throughput mode).")
   Double ladderShare;
 
+  @Option(names = "--ladder-duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,
+      description = "Length of each ladder run, whole seconds (default: 3s, or --duration when that is longer): the "
+          + "CPU per request of a server at a fixed rate, a fraction of its maximum, needs longer runs to settle "
+          + "than a throughput figure does.")
+  Duration ladderDuration;
+
   @Option(names = "--ladder-endpoints", paramLabel = "LIST", split = ",",
       description = "Endpoints with ladder cells (default: json).")
   List<String> ladderEndpoints;
@@ -258,6 +264,8 @@ public class RunCommand implements Callable<Integer> {
               ? (kind == CellKind.THROUGHPUT ? endpointList.stream().filter(e -> Defaults.LADDER_ENDPOINTS.contains(e.wireName())).toList() : List.of())
               : ladderEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList(),
           startups, onlyStartup);
+      config = config.withLadderDuration(ladderDuration != null ? ladderDuration
+          : config.duration().compareTo(Defaults.LADDER_DURATION) > 0 ? config.duration() : Defaults.LADDER_DURATION);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

@@ -42,6 +42,11 @@ public final class Defaults {
    * run, or a machine in spells half the time, is not made mostly of waiting.
    */
   public static final double SPELL_WAIT_SHARE = 0.25;
+  /**
+   * Ladder runs last at least this long (longer when --duration is). Their CPU per request at a fixed rate
+   * spread about half as much over 3 s as over 1 s here (docs/ORCHESTRATOR.md, "The ladder").
+   */
+  public static final Duration LADDER_DURATION = Duration.ofSeconds(3);
   /** Ladder cells run at this share of the slowest rung's maximum. */
   public static final double LADDER_SHARE = 0.5;
   /**

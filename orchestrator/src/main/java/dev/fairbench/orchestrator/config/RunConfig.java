@@ -33,6 +33,8 @@ import java.util.List;
  * @param onlyStartup    measure start, memory and size only: no cells
  * @param suiteTimeLimit how long the conformance suite may judge one server; what it has not judged by then FAILs
  *                       (null: the suite's own, {@link ConformanceSuite#TIME_LIMIT})
+ * @param ladderDuration length of each ladder run (null: {@code duration}, as in runs made before 2026-12-05 09:00
+ *                       UTC, whose invocation blocks do not have it)
  */
 public record RunConfig(
     boolean benchmark,
@@ -59,7 +61,8 @@ public record RunConfig(
     List<Endpoint> ladderEndpoints,
     int startups,
     boolean onlyStartup,
-    Duration suiteTimeLimit) {
+    Duration suiteTimeLimit,
+    Duration ladderDuration) {
   /** More extra rounds than this would let a run grow without a bound a reader expects. */
   public static final int MAX_EXTRA_ROUNDS = 30;
 
@@ -76,12 +79,25 @@ public record RunConfig(
       List<Endpoint> ladderEndpoints, int startups, boolean onlyStartup) {
     this(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed, rates,
         connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive, acceptFail,
-        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT);
+        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null);
+  }
+
+  /** The same run with ladder runs of this length. */
+  public RunConfig withLadderDuration(Duration length) {
+    return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
+        rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length);
+  }
+
+  /** How long a measured run of a cell of this kind lasts. */
+  public Duration runLength(CellKind cellKind) {
+    return cellKind == CellKind.LADDER ? ladderDuration : duration;
   }
 
   public RunConfig {
     extraTimeLimit = extraTimeLimit == null ? Duration.ZERO : extraTimeLimit;
     suiteTimeLimit = suiteTimeLimit == null ? ConformanceSuite.TIME_LIMIT : suiteTimeLimit;
+    ladderDuration = ladderDuration == null ? duration : ladderDuration;
     if (suiteTimeLimit.isNegative() || suiteTimeLimit.isZero()) {
       throw new IllegalArgumentException("the suite's --time-limit must be positive, got " + suiteTimeLimit.toMillis() + " ms");
     }
@@ -96,6 +112,10 @@ public record RunConfig(
       if (duration.toMillis() < 1000 || duration.toMillis() % 1000 != 0) {
         throw new IllegalArgumentException("--duration must be a whole number of seconds, at least 1s, got "
             + duration.toMillis() + " ms");
+      }
+      if (ladderDuration.toMillis() < 1000 || ladderDuration.toMillis() % 1000 != 0) {
+        throw new IllegalArgumentException("--ladder-duration must be a whole number of seconds, at least 1s, got "
+            + ladderDuration.toMillis() + " ms");
       }
       if (warmup.isNegative() || (!warmup.isZero() && (warmup.toMillis() < 1000 || warmup.toMillis() % 1000 != 0))) {
         throw new IllegalArgumentException("--warmup must be 0 or whole seconds, got " + warmup.toMillis() + " ms");
@@ -160,6 +180,7 @@ public record RunConfig(
   /** Conformance only: nothing is measured; the suite judges each server within {@code suiteTimeLimit}. */
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout, Duration suiteTimeLimit) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, Duration.ZERO, 0,
-        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false, suiteTimeLimit);
+        List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false, suiteTimeLimit,
+        null);
   }
 }

@@ -962,12 +962,12 @@ public final class Pipeline {
             cpu, after.peakRssBytes(), after.memoryPeakBytes(), result.clientCpuSeconds(), result.clientCpuUtilisation(),
             disturbance(meter, start, end, cpu), null);
       } else {
-        ConstantRateResult result = oha.run(rateSpec(server, cell, config.duration()));
+        ConstantRateResult result = oha.run(rateSpec(server, cell, config.runLength(cell.kind)));
         DisturbanceMeter.Sample end = meter == null ? null : meter.sample(pids);
         cell.observe(server.observeWorkers(threads));
         ResourceUsage after = server.usage();
         double cpu = after.cpuSeconds() - before.cpuSeconds();
-        record = RateRuns.record(round, visit, cell.targetRate, config.duration(), config.connections(), result, cpu,
+        record = RateRuns.record(round, visit, cell.targetRate, config.runLength(cell.kind), config.connections(), result, cpu,
             after, disturbance(meter, start, end, cpu));
       }
       List<RunRecord.RssSample> rss = slot.memory.unwatch();

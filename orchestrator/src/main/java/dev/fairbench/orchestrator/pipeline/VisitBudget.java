@@ -66,14 +66,16 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     double warmupSeconds = config.warmup().isZero() ? 0
         : (entryCells + calibrationCells) * (config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS);
     double visitSeconds = (config.rewarm().toMillis() + config.duration().toMillis()) / 1e3 + OVERHEAD_SECONDS;
+    double ladderVisitSeconds = visitSeconds + (config.ladderDuration().toMillis() - config.duration().toMillis()) / 1e3;
     int cells = entryCells + calibrationCells + ladderCells;
+    double roundSeconds = (entryCells + calibrationCells) * visitSeconds + ladderCells * ladderVisitSeconds;
     // Fewer rounds than an interval needs: no cell has one to narrow, so there are no extra rounds.
     boolean intervals = config.rounds() >= dev.fairbench.orchestrator.stats.MedianInterval.minimumRuns(
         dev.fairbench.orchestrator.report.Quality.THRESHOLDS.confidence());
     int extraVisits = config.extraRounds() == 0 || !intervals ? 0
         : Math.min(ExtraRounds.visitBudget(config.rounds(), cells), config.extraRounds() * cells);
     return new VisitBudget(servers.size(), entryCells, calibrationCells, ladderCells, config.rounds(), prepareSeconds,
-        warmupSeconds, (double) cells * config.rounds() * visitSeconds, extraVisits, extraVisits * visitSeconds,
+        warmupSeconds, config.rounds() * roundSeconds, extraVisits, extraVisits * (roundSeconds / Math.max(1, cells)),
         config.extraTimeLimit().toMinutes());
   }
 

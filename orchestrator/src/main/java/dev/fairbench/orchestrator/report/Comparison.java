@@ -816,7 +816,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         m.wakeupThreshold() == null ? "" : String.format(Locale.ROOT, ", slow wake-ups below %.0f%% repeated",
             m.wakeupThreshold() * 100)
             + (m.spellWaitSeconds() == null ? "" : String.format(Locale.ROOT, ", up to %.0f s waited for a slow spell",
-                m.spellWaitSeconds())));
+                m.spellWaitSeconds()))
+            + (m.ladderDurationSeconds() == null ? "" : String.format(Locale.ROOT, ", ladder runs %.0f s",
+                m.ladderDurationSeconds())));
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

@@ -207,12 +207,14 @@ public final class MarkdownReport {
     if (m == null) {
       return "Method: unknown.";
     }
-    return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d)%s of one %s run per cell after a %s "
+    return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d)%s of one %s run per cell%s after a %s "
             + "re-warm; idle servers frozen between visits; a visit with %.0f%% or more of the server CPUs' time taken "
             + "by others%s is repeated once%s. Load: %s, %d connections%s%s.",
         document.methodVersion(), m.kind().wireName(), m.rounds(), m.seed(),
         m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra rounds for the cells still too wide",
         seconds(env.load().durationSeconds()),
+        m.ladderDurationSeconds() == null || m.ladderDurationSeconds() == env.load().durationSeconds() ? ""
+            : " (" + seconds(m.ladderDurationSeconds()) + " for ladder cells)",
         seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100,
         m.wakeupThreshold() == null ? "" : String.format(Locale.ROOT,
             ", or with cross-CPU wake-ups below %.0f%% of the run's usual rate just before or after it,",

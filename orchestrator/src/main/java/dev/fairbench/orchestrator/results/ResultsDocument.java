@@ -76,6 +76,8 @@ public record ResultsDocument(
    *                             usual rate is repeated as a disturbed one; null in runs made before 2026-12-05
    * @param spellWaitSeconds     a visit whose wake-ups read slow just before its thaw waits up to this long for
    *                             them to read usual again; null in runs made before 2026-12-05 07:00 UTC
+   * @param ladderDurationSeconds the length of each ladder run; null in runs made before 2026-12-05 09:00 UTC,
+   *                             whose ladder runs lasted as long as the others
    */
   public record Method(
       CellKind kind,
@@ -92,7 +94,9 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       Double wakeupThreshold,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      Double spellWaitSeconds) {
+      Double spellWaitSeconds,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      Double ladderDurationSeconds) {
     public Method {
       rates = rates == null ? List.of() : List.copyOf(rates);
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);

@@ -107,6 +107,9 @@ class CliTest {
     assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--duration", "500ms"))
         .isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("at least 1s");
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--ladder-duration", "2500ms"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--ladder-duration must be a whole number of seconds, at least 1s, got 2500 ms");
   }
 
   @Test

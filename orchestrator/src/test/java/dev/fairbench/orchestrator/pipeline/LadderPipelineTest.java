@@ -57,6 +57,21 @@ class LadderPipelineTest {
   }
 
   @Test
+  void ladderRunsLastThreeSecondsByDefaultWhileTheOtherCellsRunsLastTheDuration() throws Exception {
+    ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
+    assertThat(results.method().ladderDurationSeconds()).isEqualTo(3.0);
+    assertThat(results.invocation().config().ladderDuration()).isEqualTo(java.time.Duration.ofSeconds(3));
+    CellResult floor = ladder(entries.get("tiny-bare"));
+    // oha's own clock: its last responses may come a little after the schedule ends.
+    assertThat(floor.countedRuns()).allSatisfy(r -> assertThat(r.durationSeconds()).isBetween(2.9, 3.5));
+    assertThat(floor.countedRuns().getFirst().rate().scheduled())
+        .isEqualTo(Math.round(floor.countedRuns().getFirst().rate().targetRate() * 3));
+    assertThat(entries.get("tiny-bare").cells()).filteredOn(c -> c.kind() == CellKind.THROUGHPUT)
+        .flatExtracting(CellResult::countedRuns).allSatisfy(r -> assertThat(r.durationSeconds()).isBetween(0.9, 1.5));
+    assertThat(Files.readString(output.resolve("run/report.md"))).contains("of one 1 s run per cell (3 s for ladder cells)");
+  }
+
+  @Test
   void theReportsHaveTheLadder() throws Exception {
     assertThat(Files.readString(output.resolve("run/report.md"))).contains("## The ladder: runtime floor and framework overhead")
         .contains("| tiny-bare | json | tiny-framework |");

@@ -264,8 +264,7 @@ public class RunCommand implements Callable<Integer> {
               ? (kind == CellKind.THROUGHPUT ? endpointList.stream().filter(e -> Defaults.LADDER_ENDPOINTS.contains(e.wireName())).toList() : List.of())
               : ladderEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList(),
           startups, onlyStartup);
-      config = config.withLadderDuration(ladderDuration != null ? ladderDuration
-          : config.duration().compareTo(Defaults.LADDER_DURATION) > 0 ? config.duration() : Defaults.LADDER_DURATION);
+      config = config.withLadderDuration(ladderDuration != null ? ladderDuration : Defaults.ladderDuration(config.duration()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

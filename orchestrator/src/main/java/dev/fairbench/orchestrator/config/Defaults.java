@@ -47,6 +47,11 @@ public final class Defaults {
    * spread about half as much over 3 s as over 1 s here (docs/ORCHESTRATOR.md, "The ladder").
    */
   public static final Duration LADDER_DURATION = Duration.ofSeconds(3);
+
+  /** The ladder runs' length when none is given: {@link #LADDER_DURATION}, or the other runs' when longer. */
+  public static Duration ladderDuration(Duration runDuration) {
+    return runDuration.compareTo(LADDER_DURATION) > 0 ? runDuration : LADDER_DURATION;
+  }
   /** Ladder cells run at this share of the slowest rung's maximum. */
   public static final double LADDER_SHARE = 0.5;
   /**

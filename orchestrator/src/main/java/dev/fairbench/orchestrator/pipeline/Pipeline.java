@@ -807,7 +807,7 @@ public final class Pipeline {
     }
     SpellWait.Outcome wait = new SpellWait(probe::wakeups, SPELL_POLL_MILLIS, Thread::sleep, System::nanoTime)
         .await(threshold, limit, terminating);
-    waitedSeconds += wait.seconds();
+    secondsWaitedInRun += wait.seconds();
     if (wait.outlasted() && limit.equals(Defaults.SPELL_WAIT)) {
       spellOutlastedWait = true;
       listener.note(String.format(java.util.Locale.ROOT, "wake-ups stayed below %.0f%% of the run's usual rate for "
@@ -820,8 +820,8 @@ public final class Pipeline {
     return wait.seconds();
   }
 
-  /** Seconds this run's visits have waited for slow spells to pass. */
-  private double waitedSeconds;
+  /** Seconds this run's visits have waited for slow spells to pass, together. */
+  private double secondsWaitedInRun;
 
   /**
    * {@link Defaults#SPELL_WAIT}, or less when waiting that long would take the run's waits past
@@ -829,7 +829,7 @@ public final class Pipeline {
    */
   private java.time.Duration waitLimit() {
     double elapsed = java.time.Duration.between(firstVisitStarted, Instant.now()).toMillis() / 1e3;
-    double left = Defaults.SPELL_WAIT_SHARE * elapsed - waitedSeconds;
+    double left = Defaults.SPELL_WAIT_SHARE * elapsed - secondsWaitedInRun;
     return left >= Defaults.SPELL_WAIT.toSeconds() ? Defaults.SPELL_WAIT
         : java.time.Duration.ofMillis((long) Math.max(0, left * 1000));
   }

@@ -155,9 +155,9 @@ public class RunCommand implements Callable<Integer> {
   Double ladderShare;
 
   @Option(names = "--ladder-duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,
-      description = "Length of each ladder run, whole seconds (default: 3s, or --duration when that is longer): the "
-          + "CPU per request of a server at a fixed rate, a fraction of its maximum, needs longer runs to settle "
-          + "than a throughput figure does.")
+      description = "Length of each ladder run, whole seconds (default: --duration). Longer runs narrow a ladder "
+          + "cell's interval (the CPU per request of a server at a fixed rate spreads about half as much over 3s as "
+          + "over 1s) at the cost of the extra rounds the other cells get within --time-limit.")
   Duration ladderDuration;
 
   @Option(names = "--ladder-endpoints", paramLabel = "LIST", split = ",",
@@ -264,7 +264,9 @@ public class RunCommand implements Callable<Integer> {
               ? (kind == CellKind.THROUGHPUT ? endpointList.stream().filter(e -> Defaults.LADDER_ENDPOINTS.contains(e.wireName())).toList() : List.of())
               : ladderEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList(),
           startups, onlyStartup);
-      config = config.withLadderDuration(ladderDuration != null ? ladderDuration : Defaults.ladderDuration(config.duration()));
+      if (ladderDuration != null) {
+        config = config.withLadderDuration(ladderDuration);
+      }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

@@ -42,16 +42,6 @@ public final class Defaults {
    * run, or a machine in spells half the time, is not made mostly of waiting.
    */
   public static final double SPELL_WAIT_SHARE = 0.25;
-  /**
-   * Ladder runs last at least this long (longer when --duration is). Their CPU per request at a fixed rate
-   * spread about half as much over 3 s as over 1 s here (docs/ORCHESTRATOR.md, "The ladder").
-   */
-  public static final Duration LADDER_DURATION = Duration.ofSeconds(3);
-
-  /** The ladder runs' length when none is given: {@link #LADDER_DURATION}, or the other runs' when longer. */
-  public static Duration ladderDuration(Duration runDuration) {
-    return runDuration.compareTo(LADDER_DURATION) > 0 ? runDuration : LADDER_DURATION;
-  }
   /** Ladder cells run at this share of the slowest rung's maximum. */
   public static final double LADDER_SHARE = 0.5;
   /**

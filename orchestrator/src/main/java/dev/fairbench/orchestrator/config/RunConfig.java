@@ -33,8 +33,8 @@ import java.util.List;
  * @param onlyStartup    measure start, memory and size only: no cells
  * @param suiteTimeLimit how long the conformance suite may judge one server; what it has not judged by then FAILs
  *                       (null: the suite's own, {@link ConformanceSuite#TIME_LIMIT})
- * @param ladderDuration length of each ladder run (null: {@code duration}, as in runs made before 2026-12-05 09:00
- *                       UTC, whose invocation blocks do not have it)
+ * @param ladderDuration length of each ladder run (null: {@code duration}, the default, and what invocation blocks
+ *                       of runs made before 2026-12-05 09:00 UTC, which do not have it, resume with)
  */
 public record RunConfig(
     boolean benchmark,

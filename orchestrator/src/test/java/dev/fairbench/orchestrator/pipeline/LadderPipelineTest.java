@@ -32,7 +32,8 @@ class LadderPipelineTest {
   static void runTheLadder() throws Exception {
     Path ladder = TestEntries.impls().getParent().resolve("ladder");
     CliRun run = CliRun.of("run", "--runtime", "native", "--impls", ladder.toString(), "--endpoints", "json",
-        "--warmup", "1s", "--rewarm", "0", "--rounds", "2", "--duration", "1s", "--no-calibration", "--startups", "1",
+        "--warmup", "1s", "--rewarm", "0", "--rounds", "2", "--duration", "1s", "--ladder-duration", "2s",
+        "--no-calibration", "--startups", "1",
         "--connections", "8", "--output", output.resolve("run").toString());
     exitCode = run.exitCode();
     stderr = run.stderr();
@@ -57,18 +58,18 @@ class LadderPipelineTest {
   }
 
   @Test
-  void ladderRunsLastThreeSecondsByDefaultWhileTheOtherCellsRunsLastTheDuration() throws Exception {
+  void ladderRunsLastTheLadderDurationWhileTheOtherCellsRunsLastTheDuration() throws Exception {
     ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
-    assertThat(results.method().ladderDurationSeconds()).isEqualTo(3.0);
-    assertThat(results.invocation().config().ladderDuration()).isEqualTo(java.time.Duration.ofSeconds(3));
+    assertThat(results.method().ladderDurationSeconds()).isEqualTo(2.0);
+    assertThat(results.invocation().config().ladderDuration()).isEqualTo(java.time.Duration.ofSeconds(2));
     CellResult floor = ladder(entries.get("tiny-bare"));
     // oha's own clock: its last responses may come a little after the schedule ends.
-    assertThat(floor.countedRuns()).allSatisfy(r -> assertThat(r.durationSeconds()).isBetween(2.9, 3.5));
+    assertThat(floor.countedRuns()).allSatisfy(r -> assertThat(r.durationSeconds()).isBetween(1.9, 2.5));
     assertThat(floor.countedRuns().getFirst().rate().scheduled())
-        .isEqualTo(Math.round(floor.countedRuns().getFirst().rate().targetRate() * 3));
+        .isEqualTo(Math.round(floor.countedRuns().getFirst().rate().targetRate() * 2));
     assertThat(entries.get("tiny-bare").cells()).filteredOn(c -> c.kind() == CellKind.THROUGHPUT)
         .flatExtracting(CellResult::countedRuns).allSatisfy(r -> assertThat(r.durationSeconds()).isBetween(0.9, 1.5));
-    assertThat(Files.readString(output.resolve("run/report.md"))).contains("of one 1 s run per cell (3 s for ladder cells)");
+    assertThat(Files.readString(output.resolve("run/report.md"))).contains("of one 1 s run per cell (2 s for ladder cells)");
   }
 
   @Test

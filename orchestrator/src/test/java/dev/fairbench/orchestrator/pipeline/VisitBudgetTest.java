@@ -92,6 +92,19 @@ class VisitBudgetTest {
   }
 
   @Test
+  void ladderRunsLastAsLongAsTheOthersUnlessALadderDurationIsGivenAndLongerOnesAddTheirSecondsToEachLadderVisit() {
+    assertThat(defaults().runLength(CellKind.LADDER)).isEqualTo(Duration.ofSeconds(1));
+    RunConfig longer = defaults().withLadderDuration(Duration.ofSeconds(3));
+    assertThat(longer.runLength(CellKind.LADDER)).isEqualTo(Duration.ofSeconds(3));
+    assertThat(longer.runLength(CellKind.THROUGHPUT)).isEqualTo(Duration.ofSeconds(1));
+
+    VisitBudget usual = VisitBudget.of(referenceServers(), 0, true, defaults());
+    VisitBudget withLonger = VisitBudget.of(referenceServers(), 0, true, longer);
+    // 14 ladder cells × 9 rounds × 2 s more.
+    assertThat(withLonger.roundsSeconds() - usual.roundsSeconds()).isCloseTo(14 * 9 * 2.0, within(0.01));
+  }
+
+  @Test
   void aBaselineWithoutItsFrameworksInTheRunHasNoLadderCellsAndNoOhaMeansNone() {
     List<VisitBudget.Server> alone = List.of(new VisitBudget.Server("go-nethttp", true, "", false),
         new VisitBudget.Server("java-reference", false, "", false));

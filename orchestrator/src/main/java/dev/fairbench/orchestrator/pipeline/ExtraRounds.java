@@ -67,6 +67,16 @@ public final class ExtraRounds {
     return elapsed.toMillis() / 1e3 + visits * secondsPerVisit;
   }
 
+  /**
+   * A visit's cost so far: the time since the first visit, less the waits for slow spells, over the visits
+   * made. The waits are left out because each is allowed only when it fits the time limit on its own: in
+   * the cost of a visit they would project one spell's waits onto every visit left, and a spell early in a
+   * run would refuse the repeats of the quiet rounds after it.
+   */
+  public static double secondsPerVisit(java.time.Duration sinceFirstVisit, double secondsWaited, int visits) {
+    return Math.max(0, sinceFirstVisit.toMillis() / 1e3 - secondsWaited) / visits;
+  }
+
   /** Most extra visits a run of {@code cells} cells in {@code rounds} rounds makes. */
   public static int visitBudget(int rounds, int cells) {
     return (int) Math.floor(rounds * cells * BUDGET_SHARE);

@@ -843,9 +843,10 @@ public final class Pipeline {
         <= config.extraTimeLimit().toSeconds();
   }
 
-  /** What a visit has cost this process so far, thaw to freeze and everything between visits. */
+  /** What a visit has cost this process so far, thaw to freeze and everything between visits but the waits. */
   private double secondsPerVisit() {
-    return java.time.Duration.between(firstVisitStarted, Instant.now()).toMillis() / 1e3 / visitsMade;
+    return ExtraRounds.secondsPerVisit(java.time.Duration.between(firstVisitStarted, Instant.now()), secondsWaitedInRun,
+        visitsMade);
   }
 
   /** Seconds after the run began at which {@code visits} more begun now would end, at that cost. */

@@ -147,6 +147,16 @@ class ExtraRoundsTest {
     assertThat(ExtraRounds.visitBudget(2, 7)).isEqualTo(4);
   }
 
+  @Test
+  void aVisitsCostLeavesOutTheWaitsForSlowSpellsSoOneSpellIsNotProjectedOntoEveryVisitLeft() {
+    // 100 visits in 300 s, 100 s of which waited for a spell to pass: 2 s a visit, not 3.
+    assertThat(ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 100, 100)).isEqualTo(2.0);
+    assertThat(ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 0, 100)).isEqualTo(3.0);
+    // 400 visits left: the run would end 800 s from now at that cost, not 1,200 s.
+    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(600),
+        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 100, 100), 400)).isEqualTo(1400.0);
+  }
+
   /**
    * Going on while the interval is wide, and stopping once it is not, decides on the interval's width
    * alone: the interval still covers the true median as often as a fixed count's does (9 runs: 96.1%

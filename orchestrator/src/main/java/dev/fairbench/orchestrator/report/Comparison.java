@@ -305,7 +305,12 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * or each run's median, to be finished once the spread between runs is known.
    */
   private record Repeated(String entry, String cell, CellKind kind, String metric, List<RunMedian> before,
-      List<RunMedian> after, boolean doubtful, boolean calibration, Draft draft) {
+      List<RunMedian> after, boolean doubtful, boolean calibration, Draft draft, String note) {
+    Repeated(String entry, String cell, CellKind kind, String metric, List<RunMedian> before, List<RunMedian> after,
+        boolean doubtful, boolean calibration, Draft draft) {
+      this(entry, cell, kind, metric, before, after, doubtful, calibration, draft, "");
+    }
+
     Draft finish(double spread) {
       if (draft != null) {
         return draft;
@@ -323,7 +328,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       double z = 1.959963984540054 * se;
       return new Draft(entry, cell, kind, metric, Math.exp(b[0]), Math.exp(a[0]),
           new ShiftEstimate.Change(Math.exp(log), new Interval(Math.exp(log - z), Math.exp(log + z))), p, false, null,
-          doubtful, calibration);
+          doubtful, calibration, note);
     }
 
     /** The mean log median of a side's runs and its variance with {@code spread} between runs. */
@@ -410,7 +415,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
               : normalization == Normalization.CALIBRATION ? " (with the calibration in the same rounds)" : ""),
           doubtful, calibration));
     }
-    return new Repeated(entry, cellName, kind, metric, beforeRuns, afterRuns, doubtful, calibration, null);
+    return new Repeated(entry, cellName, kind, metric, beforeRuns, afterRuns, doubtful, calibration, null,
+        rateNote(kind, b, a));
   }
 
   /** Per results file, the cell's median and its standard error; null where it is absent or too short for an interval. */
@@ -568,7 +574,18 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
 
   /** A row before the q-values are known. */
   private record Draft(String entry, String cell, CellKind kind, String metric, Double before, Double after,
-      ShiftEstimate.Change change, Double p, boolean tooFew, String naWhy, boolean doubtful, boolean calibration) {
+      ShiftEstimate.Change change, Double p, boolean tooFew, String naWhy, boolean doubtful, boolean calibration,
+      String note) {
+    Draft(String entry, String cell, CellKind kind, String metric, Double before, Double after, ShiftEstimate.Change change,
+        Double p, boolean tooFew, String naWhy, boolean doubtful, boolean calibration) {
+      this(entry, cell, kind, metric, before, after, change, p, tooFew, naWhy, doubtful, calibration, "");
+    }
+
+    /** The same draft with a note for its verdict's why (see {@link #rateNote}). */
+    Draft noting(String text) {
+      return new Draft(entry, cell, kind, metric, before, after, change, p, tooFew, naWhy, doubtful, calibration, text);
+    }
+
     boolean testable() {
       return naWhy == null && !tooFew && p != null && change != null && change.ratioInterval() != null;
     }
@@ -579,13 +596,13 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       double pBetween = RunToRun.pValue(Math.log(ratio), RunToRun.standardError(change.ratioInterval()), spread);
       return new Draft(entry, cell, kind, metric, before, after,
           new ShiftEstimate.Change(ratio, RunToRun.widen(ratio, change.ratioInterval(), spread)), Math.max(p, pBetween),
-          tooFew, naWhy, doubtful, calibration);
+          tooFew, naWhy, doubtful, calibration, note);
     }
 
     Row finish(Double q, double alpha, double minChange, boolean acrossEnvironments, boolean acrossTopologies) {
       Double ratio = change == null ? null : change.ratio();
       Interval interval = change == null ? null : change.ratioInterval();
-      String caveat = acrossEnvironments ? " (environments differ: see the top)" : "";
+      String caveat = (acrossEnvironments ? " (environments differ: see the top)" : "") + note;
       if (naWhy != null) {
         return new Row(entry, cell, kind, metric, before, after, ratio, interval, null, null, Verdict.NA, naWhy, doubtful,
             calibration);
@@ -662,7 +679,44 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     double p = MannWhitney.test(b, a).pValue();
     boolean tooFew = MannWhitney.smallestPossiblePValue(b.size(), a.size()) >= DEFAULT_ALPHA;
     return new Draft(entry, cellName, kind, metricName, Statistics.median(b), Statistics.median(a), change,
-        tooFew ? null : p, tooFew, null, doubtful, calibration);
+        tooFew ? null : p, tooFew, null, doubtful, calibration).noting(rateNote(kind, List.of(before), List.of(after)));
+  }
+
+  /** Rates a constant-rate cell ran at on the two sides that differ by at least this share are pointed out. */
+  static final double RATE_NOTE_SHARE = 0.05;
+
+  /**
+   * For a rate or ladder cell whose sides ran at rates that differ by {@link #RATE_NOTE_SHARE} or more, a note
+   * for its verdict: a request's CPU cost depends on the rate it is served at, so the figures are not the same
+   * measure. A share rate (--rate 50%) and the ladder's rate (a share of its slowest rung's maximum) are taken
+   * from each run's own warm-up, and follow the machine and every rung. Empty otherwise.
+   */
+  static String rateNote(CellKind kind, List<CellResult> before, List<CellResult> after) {
+    if (!kind.constantRate()) {
+      return "";
+    }
+    java.util.DoubleSummaryStatistics b = targetRates(before);
+    java.util.DoubleSummaryStatistics a = targetRates(after);
+    if (b.getCount() == 0 || a.getCount() == 0) {
+      return "";
+    }
+    double low = Math.min(b.getMin(), a.getMin());
+    double high = Math.max(b.getMax(), a.getMax());
+    if (high < low * (1 + RATE_NOTE_SHARE)) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "; %s ran at %s req/s before and %s after: a request's CPU cost depends on its "
+            + "rate", kind == CellKind.LADDER ? "the ladder" : "the cell", rates(b), rates(a));
+  }
+
+  private static java.util.DoubleSummaryStatistics targetRates(List<CellResult> cells) {
+    return cells.stream().filter(c -> c != null && c.measured() && c.stats() != null && c.stats().rate() != null)
+        .mapToDouble(c -> c.stats().rate().targetRate()).filter(r -> r > 0 && Double.isFinite(r)).summaryStatistics();
+  }
+
+  private static String rates(java.util.DoubleSummaryStatistics side) {
+    return side.getMax() - side.getMin() < 0.5 ? String.format(Locale.ROOT, "%,.0f", side.getMin())
+        : String.format(Locale.ROOT, "%,.0f–%,.0f", side.getMin(), side.getMax());
   }
 
   /**
@@ -693,7 +747,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         .orElse(new ShiftEstimate.Change(Statistics.median(a) / Statistics.median(b), null));
     boolean tooFew = MannWhitney.smallestPossiblePValue(b.size(), a.size()) >= DEFAULT_ALPHA;
     return new Draft(entry, cellName, CellKind.LADDER, metric, Statistics.median(b), Statistics.median(a), change,
-        tooFew ? null : MannWhitney.test(b, a).pValue(), tooFew, null, doubtful, calibration);
+        tooFew ? null : MannWhitney.test(b, a).pValue(), tooFew, null, doubtful, calibration)
+        .noting(rateNote(CellKind.LADDER, List.of(before), List.of(after)));
   }
 
   /** Per round: the rung's CPU-µs/request ÷ its baseline's ladder cell of the same endpoint in that round. */

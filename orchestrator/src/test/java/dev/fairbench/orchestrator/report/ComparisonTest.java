@@ -320,6 +320,22 @@ class ComparisonTest {
   }
 
   @Test
+  void aLadderThatRanAtAnotherRateSaysSoInItsVerdictsWhyAndOneAtTheSameRateDoesNot() {
+    Comparison moved = Comparison.of(ladder(1, 20_000, 1.0, 1.0), ladder(2, 16_000, 1.2, 1.0));
+    assertThat(moved.rows()).filteredOn(r -> r.entry().equals("framework")).singleElement()
+        .satisfies(r -> assertThat(r.why()).endsWith("; the ladder ran at 20,000 req/s before and 16,000 after: "
+            + "a request's CPU cost depends on its rate"));
+    // Within 5%: the same measure.
+    Comparison close = Comparison.of(ladder(1, 20_000, 1.0, 1.0), ladder(2, 19_500, 1.0, 1.0));
+    assertThat(close.rows()).filteredOn(r -> r.entry().equals("framework")).singleElement()
+        .satisfies(r -> assertThat(r.why()).doesNotContain("ran at"));
+    assertThat(Comparison.of(List.of(ladder(1, 20_000, 1.0, 1.0), ladder(3, 21_000, 1.0, 1.0)),
+        List.of(ladder(2, 16_000, 1.2, 1.0), ladder(4, 16_000, 1.2, 1.0)), 0.05, 0.05, Comparison.Normalization.NONE).rows())
+        .filteredOn(r -> r.entry().equals("framework")).singleElement()
+        .satisfies(r -> assertThat(r.why()).contains("ran at 20,000–21,000 req/s before and 16,000 after"));
+  }
+
+  @Test
   void twoEntriesOfOneRunAreComparedCellByCellAsBeforeAndAfter() {
     List<EntryResult> entries = new ArrayList<>(session(1, "entry-4", 0.9, 9).entries());
     ResultsDocument run = derived(document(9, entries));

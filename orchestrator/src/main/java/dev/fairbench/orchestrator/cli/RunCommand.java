@@ -8,6 +8,7 @@ import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
 import dev.fairbench.orchestrator.core.Endpoint;
+import dev.fairbench.orchestrator.core.LadderRate;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.pipeline.Resumption;
 import dev.fairbench.orchestrator.load.LocalLoadClient;
@@ -154,6 +155,13 @@ public class RunCommand implements Callable<Integer> {
           + "(default: 50 in throughput mode).")
   Double ladderShare;
 
+  @Option(names = "--ladder-rate", paramLabel = "RULE",
+      description = "How the ladder's common rate follows from --ladder-share: round (the default) rounds it down to "
+          + "1, 1.5, 2, 3, 5 or 7 times a power of ten, so that runs on other hours or machines mostly run their ladders "
+          + "at the same rate and compare them as one measure (a request's CPU cost depends on its rate); exact takes "
+          + "the share itself, as runs before 2026-12-05 15:00 UTC did.")
+  String ladderRate;
+
   @Option(names = "--ladder-duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,
       description = "Length of each ladder run, whole seconds (default: --duration). Longer runs narrow a ladder "
           + "cell's interval (the CPU per request of a server at a fixed rate spreads about half as much over 3s as "
@@ -267,6 +275,7 @@ public class RunCommand implements Callable<Integer> {
       if (ladderDuration != null) {
         config = config.withLadderDuration(ladderDuration);
       }
+      config = config.withLadderRate(ladderRate == null ? LadderRate.ROUND : LadderRate.parse(ladderRate.trim()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.config;
 import dev.fairbench.conformance.ConformanceSuite;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.Endpoint;
+import dev.fairbench.orchestrator.core.LadderRate;
 import java.time.Duration;
 import java.util.List;
 
@@ -35,6 +36,9 @@ import java.util.List;
  *                       (null: the suite's own, {@link ConformanceSuite#TIME_LIMIT})
  * @param ladderDuration length of each ladder run (null: {@code duration}, the default, and what invocation blocks
  *                       of runs made before 2026-12-05 09:00 UTC, which do not have it, resume with)
+ * @param ladderRate     how the ladder's common rate follows from the share (null: {@link LadderRate#EXACT}, what
+ *                       every run made before 2026-12-05 15:00 UTC ran with; the command line's default is
+ *                       {@link LadderRate#ROUND})
  */
 public record RunConfig(
     boolean benchmark,
@@ -62,7 +66,8 @@ public record RunConfig(
     int startups,
     boolean onlyStartup,
     Duration suiteTimeLimit,
-    Duration ladderDuration) {
+    Duration ladderDuration,
+    LadderRate ladderRate) {
   /** More extra rounds than this would let a run grow without a bound a reader expects. */
   public static final int MAX_EXTRA_ROUNDS = 30;
 
@@ -79,14 +84,21 @@ public record RunConfig(
       List<Endpoint> ladderEndpoints, int startups, boolean onlyStartup) {
     this(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed, rates,
         connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive, acceptFail,
-        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null);
+        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null, null);
   }
 
   /** The same run with ladder runs of this length. */
   public RunConfig withLadderDuration(Duration length) {
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
-        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length);
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length, ladderRate);
+  }
+
+  /** The same run with the ladder's common rate chosen by this rule. */
+  public RunConfig withLadderRate(LadderRate rule) {
+    return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
+        rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, rule);
   }
 
   /** How long a measured run of a cell of this kind lasts. */
@@ -98,6 +110,7 @@ public record RunConfig(
     extraTimeLimit = extraTimeLimit == null ? Duration.ZERO : extraTimeLimit;
     suiteTimeLimit = suiteTimeLimit == null ? ConformanceSuite.TIME_LIMIT : suiteTimeLimit;
     ladderDuration = ladderDuration == null ? duration : ladderDuration;
+    ladderRate = ladderRate == null ? LadderRate.EXACT : ladderRate;
     if (suiteTimeLimit.isNegative() || suiteTimeLimit.isZero()) {
       throw new IllegalArgumentException("the suite's --time-limit must be positive, got " + suiteTimeLimit.toMillis() + " ms");
     }
@@ -181,6 +194,6 @@ public record RunConfig(
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout, Duration suiteTimeLimit) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, Duration.ZERO, 0,
         List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false, suiteTimeLimit,
-        null);
+        null, null);
   }
 }

@@ -585,9 +585,10 @@ public final class Pipeline {
 
   /**
    * For each baseline and the frameworks standing on it, one ladder cell per ladder endpoint, all at
-   * the same rate: a share of the slowest rung's maximum from the warm-up, so that every rung does
-   * the same work and their CPU per request can be subtracted (a client-bound baseline and a
-   * saturated framework cannot be).
+   * the same rate: a share of the slowest rung's maximum from the warm-up (rounded down to a round rate
+   * by default, {@link dev.fairbench.orchestrator.core.LadderRate}), so that every rung does the same
+   * work and their CPU per request can be subtracted (a client-bound baseline and a saturated
+   * framework cannot be).
    */
   private void addLadderCells(List<Slot> live) {
     if (config.ladderShare() <= 0 || oha == null) {
@@ -612,7 +613,7 @@ public final class Pipeline {
         RateSpec share = new RateSpec(config.ladderShare() * 100, true);
         for (Slot rung : rungs) {
           Cell ladder = new Cell(rung, endpoint, share, CellKind.LADDER);
-          ladder.targetRate = config.ladderShare() * slowest;
+          ladder.targetRate = config.ladderRate().of(config.ladderShare(), slowest);
           if (!(ladder.targetRate >= 1)) {
             ladder.fail("a rung of the ladder measured no maximum in the warm-up; no common rate");
           } else {

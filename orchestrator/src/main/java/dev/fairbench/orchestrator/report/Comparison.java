@@ -688,8 +688,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   /**
    * For a rate or ladder cell whose sides ran at rates that differ by {@link #RATE_NOTE_SHARE} or more, a note
    * for its verdict: a request's CPU cost depends on the rate it is served at, so the figures are not the same
-   * measure. A share rate (--rate 50%) and the ladder's rate (a share of its slowest rung's maximum) are taken
-   * from each run's own warm-up, and follow the machine and every rung. Empty otherwise.
+   * measure. A share rate (--rate 50%) and the ladder's rate (a share of its slowest rung's maximum, rounded
+   * down to a round rate since 2026-12-05 15:00 UTC) are taken from each run's own warm-up, and follow the
+   * machine and every rung. Empty otherwise.
    */
   static String rateNote(CellKind kind, List<CellResult> before, List<CellResult> after) {
     if (!kind.constantRate()) {
@@ -722,8 +723,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   /**
    * A ladder cell is compared by its own figure, the overhead over its baseline: CPU-µs/request ÷ the
    * baseline's at the same rate in the same round. Its absolute CPU-µs/request is not comparable
-   * between runs: the shared rate is a share of the slowest rung's maximum measured in each run, and
-   * the cost of a request depends on the rate. Within a run the ratio needs no normalising; the
+   * between runs: the shared rate is a share of the slowest rung's maximum measured in each run (rounded
+   * down, so mostly but not always the same), and the cost of a request depends on the rate. Within a run the ratio needs no normalising; the
    * baseline's own ladder cell is the denominator, not a figure of its own.
    */
   private static Draft ladderDraft(String entry, String cellName, CellResult before, CellResult after,
@@ -873,7 +874,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
             + (m.spellWaitSeconds() == null ? "" : String.format(Locale.ROOT, ", up to %.0f s waited for a slow spell",
                 m.spellWaitSeconds()))
             + (m.ladderDurationSeconds() == null ? "" : String.format(Locale.ROOT, ", ladder runs %.0f s",
-                m.ladderDurationSeconds())));
+                m.ladderDurationSeconds()))
+            + (m.ladderRate() == null ? "" : ", ladder rate " + m.ladderRate().wireName()));
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

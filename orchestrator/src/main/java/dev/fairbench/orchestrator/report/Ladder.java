@@ -1,6 +1,7 @@
 package dev.fairbench.orchestrator.report;
 
 import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.LadderRate;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -74,18 +75,30 @@ public final class Ladder {
     return rows;
   }
 
+  /** How the common rate was chosen, as the reports say it. */
+  public static String rateRule(LadderRate rule) {
+    return rule == LadderRate.ROUND
+        ? "a share of the slowest rung's maximum rounded down to a round rate (1, 1.5, 2, 3, 5 or 7 × a power of ten, "
+            + "so that other runs' ladders mostly ran at the same rate and compare as one measure)"
+        : "a share of the slowest rung's maximum";
+  }
+
   private static List<Double> cpu(CellResult cell) {
     return cell.countedRuns().stream().map(r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests()))
         .filter(v -> v > 0 && Double.isFinite(v)).toList();
   }
 
-  public static String toMarkdown(List<Row> rows) {
+  /**
+   * @param rule how the run chose the common rate (null: the share itself, as in runs made before the rule
+   *             was recorded)
+   */
+  public static String toMarkdown(List<Row> rows, LadderRate rule) {
     if (rows.isEmpty()) {
       return "";
     }
     StringBuilder md = new StringBuilder("## The ladder: runtime floor and framework overhead\n\n");
     md.append("Each baseline (the runtime's bare server, doing the same contract by hand) and every framework on it "
-        + "ran the same ladder cells: the same fixed rate, a share of the slowest rung's maximum, in the same rounds, "
+        + "ran the same ladder cells: the same fixed rate, " + rateRule(rule) + ", in the same rounds, "
         + "so their server CPU per request can be subtracted. The overhead is the framework's CPU-µs/request over its "
         + "baseline's, with a 95% interval (Hodges–Lehmann, Moses); it can be negative.\n\n");
     md.append("| floor (baseline) | endpoint | rung | rate req/s | CPU-µs/req [95% CI] | overhead CPU-µs/req [95% CI] "

@@ -85,7 +85,7 @@ public final class MarkdownReport {
       table(md, List.of("Entry", "Cell", "FAILed clauses", "req/s", "CPU-µs/req"), rows);
     }
     rateTable(md, document);
-    md.append(Ladder.toMarkdown(Ladder.of(document)));
+    md.append(Ladder.toMarkdown(Ladder.of(document), document.method() == null ? null : document.method().ladderRate()));
     if (!StartupTable.entries(document).isEmpty()) {
       md.append("## ").append(StartupTable.TITLE).append("\n\n");
       md.append(StartupTable.explanation(document)).append("\n\n");

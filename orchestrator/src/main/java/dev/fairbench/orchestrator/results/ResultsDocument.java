@@ -78,6 +78,9 @@ public record ResultsDocument(
    *                             them to read usual again; null in runs made before 2026-12-05 07:00 UTC
    * @param ladderDurationSeconds the length of each ladder run; null in runs made before 2026-12-05 09:00 UTC,
    *                             whose ladder runs lasted as long as the others
+   * @param ladderRate           how the ladder's common rate follows from the share (rounded down to a round rate,
+   *                             or the share itself); null in runs made before 2026-12-05 15:00 UTC, whose ladders
+   *                             ran at the share itself
    */
   public record Method(
       CellKind kind,
@@ -96,7 +99,9 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       Double spellWaitSeconds,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      Double ladderDurationSeconds) {
+      Double ladderDurationSeconds,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      dev.fairbench.orchestrator.core.LadderRate ladderRate) {
     public Method {
       rates = rates == null ? List.of() : List.copyOf(rates);
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);

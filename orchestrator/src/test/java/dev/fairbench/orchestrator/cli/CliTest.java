@@ -113,6 +113,13 @@ class CliTest {
   }
 
   @Test
+  void anUnknownLadderRateRuleIsAUsageError() {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--ladder-rate", "nice"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("unknown ladder rate \"nice\"; known: exact, round");
+  }
+
+  @Test
   void pipeliningDeeperThanTheSuiteChecksIsAUsageError() {
     assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--pipeline", "257", NO_SUCH_ENTRY))
         .isEqualTo(ExitCodes.USAGE);

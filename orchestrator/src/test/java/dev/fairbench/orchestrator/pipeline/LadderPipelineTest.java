@@ -7,6 +7,7 @@ import dev.fairbench.orchestrator.TestEntries;
 import dev.fairbench.orchestrator.cli.ExitCodes;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.CellStatus;
+import dev.fairbench.orchestrator.core.LadderRate;
 import dev.fairbench.orchestrator.core.Role;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
@@ -55,6 +56,21 @@ class LadderPipelineTest {
     assertThat(floor.countedRuns()).hasSize(2);
     assertThat(floor.countedRuns().getFirst().rate().targetRate())
         .isEqualTo(rung.countedRuns().getFirst().rate().targetRate());
+  }
+
+  @Test
+  void theLadderRunsAtARoundRateByDefaultAndTheResultsSaySo() throws Exception {
+    ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
+    assertThat(results.method().ladderRate()).isEqualTo(LadderRate.ROUND);
+    assertThat(results.invocation().config().ladderRate()).isEqualTo(LadderRate.ROUND);
+    double rate = ladder(entries.get("tiny-bare")).countedRuns().getFirst().rate().targetRate();
+    assertThat(rate).isPositive().isEqualTo(LadderRate.roundDown(rate));
+    // The fastest a rung can have gone is what it served in its throughput runs; half its maximum at most.
+    double fastest = entries.values().stream().flatMap(e -> e.cells().stream())
+        .filter(c -> c.kind() == CellKind.THROUGHPUT).flatMap(c -> c.countedRuns().stream())
+        .mapToDouble(r -> r.requestsPerSecond()).max().orElseThrow();
+    assertThat(rate).isLessThan(fastest);
+    assertThat(Files.readString(output.resolve("run/report.md"))).contains("rounded down to a round rate");
   }
 
   @Test

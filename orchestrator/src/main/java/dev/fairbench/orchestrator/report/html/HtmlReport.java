@@ -301,7 +301,10 @@ public final class HtmlReport {
       return;
     }
     h.append("<section id=\"ladder\"><h2>The ladder: runtime floor and framework overhead</h2><p>")
-        .append(Html.esc("Each baseline and the frameworks on it at the same fixed rate, in the same rounds: the grey "
+        .append(Html.esc("Each baseline and the frameworks on it at the same fixed rate"
+            + (results.method() != null && results.method().ladderRate() == dev.fairbench.orchestrator.core.LadderRate.ROUND
+                ? " (" + Ladder.rateRule(results.method().ladderRate()) + ")" : "")
+            + ", in the same rounds: the grey "
             + "bar is the baseline's CPU-µs/request (the runtime's floor), the coloured part the framework's overhead "
             + "over it, with its 95% interval; an overhead below zero is drawn to the left of the floor, in red."))
         .append("</p>\n");

@@ -159,7 +159,7 @@ public class RunCommand implements Callable<Integer> {
       description = "How the ladder's common rate follows from --ladder-share: round (the default) rounds it down to "
           + "1, 1.5, 2, 3, 5 or 7 times a power of ten, so that runs on other hours or machines mostly run their ladders "
           + "at the same rate and compare them as one measure (a request's CPU cost depends on its rate); exact takes "
-          + "the share itself, as runs before 2026-12-05 15:00 UTC did.")
+          + "the share itself, as runs before 2026-12-05 14:00 UTC did.")
   String ladderRate;
 
   @Option(names = "--ladder-duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,

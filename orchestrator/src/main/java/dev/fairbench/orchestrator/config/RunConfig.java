@@ -37,7 +37,7 @@ import java.util.List;
  * @param ladderDuration length of each ladder run (null: {@code duration}, the default, and what invocation blocks
  *                       of runs made before 2026-12-05 09:00 UTC, which do not have it, resume with)
  * @param ladderRate     how the ladder's common rate follows from the share (null: {@link LadderRate#EXACT}, what
- *                       every run made before 2026-12-05 15:00 UTC ran with; the command line's default is
+ *                       every run made before 2026-12-05 14:00 UTC ran with; the command line's default is
  *                       {@link LadderRate#ROUND})
  */
 public record RunConfig(

@@ -10,7 +10,7 @@ import java.util.List;
  * the maximum that the share is taken of moves with the hour and the machine.
  */
 public enum LadderRate implements WireName {
-  /** The share of the slowest rung's maximum itself: each run its own rate (every run before 2026-12-05 15:00 UTC). */
+  /** The share of the slowest rung's maximum itself: each run its own rate (every run before 2026-12-05 14:00 UTC). */
   EXACT("exact"),
   /**
    * The share rounded down to a round rate, {@link #STEPS} × a power of ten: runs whose maxima differ by a

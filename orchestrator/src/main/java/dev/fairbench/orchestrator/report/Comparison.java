@@ -689,7 +689,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * For a rate or ladder cell whose sides ran at rates that differ by {@link #RATE_NOTE_SHARE} or more, a note
    * for its verdict: a request's CPU cost depends on the rate it is served at, so the figures are not the same
    * measure. A share rate (--rate 50%) and the ladder's rate (a share of its slowest rung's maximum, rounded
-   * down to a round rate since 2026-12-05 15:00 UTC) are taken from each run's own warm-up, and follow the
+   * down to a round rate since 2026-12-05 14:00 UTC) are taken from each run's own warm-up, and follow the
    * machine and every rung. Empty otherwise.
    */
   static String rateNote(CellKind kind, List<CellResult> before, List<CellResult> after) {

@@ -79,7 +79,7 @@ public record ResultsDocument(
    * @param ladderDurationSeconds the length of each ladder run; null in runs made before 2026-12-05 09:00 UTC,
    *                             whose ladder runs lasted as long as the others
    * @param ladderRate           how the ladder's common rate follows from the share (rounded down to a round rate,
-   *                             or the share itself); null in runs made before 2026-12-05 15:00 UTC, whose ladders
+   *                             or the share itself); null in runs made before 2026-12-05 14:00 UTC, whose ladders
    *                             ran at the share itself
    */
   public record Method(

@@ -36,14 +36,14 @@ public enum LadderRate implements WireName {
 
   /** The largest round rate at or below {@code rate}; 0 below 1 req/s (no ladder at all). */
   public static double roundDown(double rate) {
-    if (!(rate >= 1) || Double.isInfinite(rate)) {
-      return rate >= 1 ? rate : 0;
+    if (!(rate >= 1 && Double.isFinite(rate))) { // NaN too
+      return 0;
     }
-    double power = Math.pow(10, Math.floor(Math.log10(rate)));
-    for (int i = STEPS.size() - 1; i >= 0; i--) {
+    double power = Math.pow(10, Math.floor(Math.log10(rate))); // exact: log10 of 10ⁿ is n
+    for (int i = STEPS.size() - 1; i > 0; i--) {
       double round = STEPS.get(i) * power;
-      if (round <= rate * (1 + 1e-12)) {
-        return Math.round(round * 1000) / 1000.0; // 1.5 × 10⁰ stays 1.5, 3 × 10⁴ stays 30,000 exactly
+      if (round <= rate) {
+        return round;
       }
     }
     return power;

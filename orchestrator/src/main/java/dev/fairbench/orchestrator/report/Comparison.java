@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -111,10 +112,19 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   /**
    * How far the cells moved between the two runs beyond their runs' own scatter, per kind of figure,
    * and how many cells would have been called significant on that scatter alone.
+   *
+   * @param changedSources the entries whose sources differ between the sides (the runs' invocation blocks): their
+   *                       cells are the change under test, so the spread is estimated without them (and without
+   *                       the ladder cells of frameworks on a changed baseline), unless too few cells are left
    */
-  public record BetweenRuns(List<Spread> spreads, long significantWithout, int runsBefore, int runsAfter) {
+  public record BetweenRuns(List<Spread> spreads, long significantWithout, int runsBefore, int runsAfter,
+      List<String> changedSources) {
+    public BetweenRuns {
+      changedSources = changedSources == null ? List.of() : List.copyOf(changedSources);
+    }
+
     public BetweenRuns(List<Spread> spreads, long significantWithout) {
-      this(spreads, significantWithout, 1, 1);
+      this(spreads, significantWithout, 1, 1, List.of());
     }
 
     /** More than one results file on a side: each cell is a mean of its runs' medians. */
@@ -125,13 +135,18 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
 
   /**
    * @param figures what the cells measure ("throughput and rate cells", "ladder overheads")
-   * @param cells   how many tested cells it was estimated from
+   * @param cells   how many tested cells it applies to
+   * @param leftOut how many of them the estimate left out: cells of entries whose sources differ between the sides
    * @param spread  standard deviation of their own shifts on the log scale (0.05 ≈ 5%); null with too
    *                few cells to estimate it, when their verdicts assume no such shift
    */
-  public record Spread(String figures, int cells, Double spread, Source source) {
+  public record Spread(String figures, int cells, Double spread, Source source, int leftOut) {
     public Spread(String figures, int cells, Double spread) {
-      this(figures, cells, spread, Source.CHANGES);
+      this(figures, cells, spread, Source.CHANGES, 0);
+    }
+
+    public Spread(String figures, int cells, Double spread, Source source) {
+      this(figures, cells, spread, source, 0);
     }
   }
 
@@ -257,6 +272,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           effects, normalization));
     }
     List<Spread> spreads = new ArrayList<>();
+    Set<String> changed = changedSources(before, after);
+    java.util.function.BiPredicate<String, CellKind> affected = affectedBy(changed, all, normalization);
     double[] spreadOf = new double[cells.size()];
     for (boolean ladder : new boolean[] {false, true}) {
       List<Integer> tested = new ArrayList<>();
@@ -274,14 +291,15 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       // The repeats of a side only show how that side's runs differ; a run on the other side may
       // differ more (another hour, another neighbour). The changes show that, as long as most cells
       // did not change: the larger of the two readings is kept.
+      List<Integer> unchanged = estimatedFrom(tested, i -> affected.test(cells.get(i).finish(0).entry(), cells.get(i).kind()));
       Optional<Double> fromChanges = RunToRun.spread(
-          tested.stream().map(i -> cells.get(i).finish(0).change()).map(c -> Math.log(c.ratio())).toList(),
-          tested.stream().map(i -> RunToRun.standardError(cells.get(i).finish(0).change().ratioInterval())).toList())
+          unchanged.stream().map(i -> cells.get(i).finish(0).change()).map(c -> Math.log(c.ratio())).toList(),
+          unchanged.stream().map(i -> RunToRun.standardError(cells.get(i).finish(0).change().ratioInterval())).toList())
           .map(shift -> shift / Math.sqrt(1.0 / before.size() + 1.0 / after.size()));
       Optional<Double> spread = fromRepeats.isEmpty() ? fromChanges
           : Optional.of(Math.max(fromRepeats.get(), fromChanges.orElse(0.0)));
       spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null),
-          Source.REPEATS));
+          Source.REPEATS, tested.size() - unchanged.size()));
       tested.forEach(i -> spreadOf[i] = spread.orElse(0.0));
     }
     List<Draft> without = new ArrayList<>();
@@ -294,7 +312,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         .filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
     return new Comparison(differences, normalization, alpha, minChange,
         rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies), startupRows(before.get(0), after.get(0)),
-        false, new BetweenRuns(spreads, significantWithout, before.size(), after.size()));
+        false, new BetweenRuns(spreads, significantWithout, before.size(), after.size(),
+            List.copyOf(new java.util.TreeSet<>(changed))));
   }
 
   /** One run's median of a cell (log) and its standard error; null where the run lacks the cell. */
@@ -465,8 +484,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       long significantWithout = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
           .filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
       List<Spread> spreads = new ArrayList<>();
-      drafts = allowingForRunToRun(drafts, spreads);
-      betweenRuns = new BetweenRuns(spreads, significantWithout);
+      Set<String> changed = changedSources(List.of(before), List.of(after));
+      drafts = allowingForRunToRun(drafts, spreads, affectedBy(changed, List.of(before, after), normalization));
+      betweenRuns = new BetweenRuns(spreads, significantWithout, 1, 1, List.copyOf(new java.util.TreeSet<>(changed)));
     }
     List<Row> rows = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies);
     List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
@@ -491,7 +511,65 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * spread for the ladder overheads (a ratio inside each run), one for every other cell. Appends
    * what was estimated to {@code spreads}.
    */
-  private static List<Draft> allowingForRunToRun(List<Draft> drafts, List<Spread> spreads) {
+  /**
+   * The entries whose sources (the folder hashes in the runs' invocation blocks) differ between a run
+   * before and a run after; empty when a run has no invocation block or does not record the entry.
+   */
+  static Set<String> changedSources(List<ResultsDocument> before, List<ResultsDocument> after) {
+    Set<String> changed = new java.util.HashSet<>();
+    for (ResultsDocument b : before) {
+      for (ResultsDocument a : after) {
+        if (b.invocation() == null || a.invocation() == null) {
+          continue;
+        }
+        b.invocation().sources().forEach((id, hash) -> {
+          String other = a.invocation().sources().get(id);
+          if (other != null && !other.equals(hash)) {
+            changed.add(id);
+          }
+        });
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * Whether a cell's figure depends on a changed source: its entry's, for a ladder cell its baseline's too,
+   * and for a figure divided by the calibration server the calibration server's.
+   */
+  private static java.util.function.BiPredicate<String, CellKind> affectedBy(Set<String> changed,
+      List<ResultsDocument> documents, Normalization normalization) {
+    if (changed.isEmpty()) {
+      return (entry, kind) -> false;
+    }
+    Map<String, String> standsOn = new java.util.HashMap<>();
+    Set<String> calibration = new java.util.HashSet<>();
+    for (ResultsDocument d : documents) {
+      d.entries().forEach(e -> {
+        if (!e.standsOn().isEmpty()) {
+          standsOn.put(e.id(), e.standsOn());
+        }
+        if (e.calibration()) {
+          calibration.add(e.id());
+        }
+      });
+    }
+    boolean everyRatio = normalization == Normalization.CALIBRATION && calibration.stream().anyMatch(changed::contains);
+    return (entry, kind) -> changed.contains(entry)
+        || (kind == CellKind.LADDER ? changed.contains(standsOn.get(entry)) : everyRatio);
+  }
+
+  /**
+   * The tested cells the spread between runs is estimated from: those no changed source touches, since the
+   * change under test is not the noise; all of them when fewer than {@link RunToRun#MIN_CELLS} would be left.
+   */
+  private static List<Integer> estimatedFrom(List<Integer> tested, java.util.function.IntPredicate affected) {
+    List<Integer> unchanged = tested.stream().filter(i -> !affected.test(i)).toList();
+    return unchanged.size() >= RunToRun.MIN_CELLS ? unchanged : tested;
+  }
+
+  private static List<Draft> allowingForRunToRun(List<Draft> drafts, List<Spread> spreads,
+      java.util.function.BiPredicate<String, CellKind> affected) {
     List<Draft> adjusted = new ArrayList<>(drafts);
     for (boolean ladder : new boolean[] {false, true}) {
       List<Integer> tested = new ArrayList<>();
@@ -503,10 +581,12 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       if (tested.isEmpty()) {
         continue;
       }
-      List<Double> logChanges = tested.stream().map(i -> Math.log(drafts.get(i).change().ratio())).toList();
-      List<Double> errors = tested.stream().map(i -> RunToRun.standardError(drafts.get(i).change().ratioInterval())).toList();
+      List<Integer> unchanged = estimatedFrom(tested, i -> affected.test(drafts.get(i).entry(), drafts.get(i).kind()));
+      List<Double> logChanges = unchanged.stream().map(i -> Math.log(drafts.get(i).change().ratio())).toList();
+      List<Double> errors = unchanged.stream().map(i -> RunToRun.standardError(drafts.get(i).change().ratioInterval())).toList();
       Optional<Double> spread = RunToRun.spread(logChanges, errors);
-      spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null)));
+      spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null),
+          Source.CHANGES, tested.size() - unchanged.size()));
       if (spread.isPresent() && spread.get() > 0) {
         tested.forEach(i -> adjusted.set(i, drafts.get(i).allowingFor(spread.get())));
       }
@@ -968,6 +1048,18 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * What the spread between the two runs is and what it did to the verdicts; for two runs only (two
    * entries of one run were measured in the same rounds).
    */
+  /** ", but for the N cells of X (their sources differ: …)" when the estimate left cells out; empty otherwise. */
+  private String leftOutClause() {
+    int leftOut = betweenRuns.spreads().stream().mapToInt(Spread::leftOut).sum();
+    if (leftOut == 0) {
+      return "";
+    }
+    List<String> entries = betweenRuns.changedSources();
+    return String.format(Locale.ROOT, ", but for the %d cell%s of %s, whose sources differ between the runs: %s the change "
+            + "under test, not the noise", leftOut, leftOut == 1 ? "" : "s", String.join(", ", entries),
+        leftOut == 1 ? "it is" : "they are");
+  }
+
   public String betweenRunsSentence() {
     if (betweenRuns == null) {
       return "";
@@ -989,7 +1081,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         + (fromRepeats
             ? "how far each run's median of a cell lies from the mean of its side's runs (a shift of a whole run taken out) "
                 + "and from the changes of all the cells, each less what their own intervals explain, the larger kept"
-            : "the changes of all the cells, less what their own intervals explain"));
+            : "the changes of all the cells, less what their own intervals explain")
+        + leftOutClause());
     out.append(parts.isEmpty() ? "" : ": " + String.join(", ", parts) + " (one standard deviation)");
     out.append(unknown.isEmpty() ? "" : "; not estimated for " + String.join(" and ", unknown));
     out.append(String.format(Locale.ROOT, ". Every interval, p and q below includes it%s; on the scatter inside each run "

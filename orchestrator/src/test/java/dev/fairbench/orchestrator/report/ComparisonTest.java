@@ -92,6 +92,57 @@ class ComparisonTest {
         .contains("over the 40 throughput and rate cells").contains("cells would have been called significant");
   }
 
+  /** Twenty entries as {@link #shifted}, entry-0 to entry-2 slowed by {@code factor}, each entry's sources recorded. */
+  private static ResultsDocument withSources(long seed, double spread, double factor, boolean changedSources) {
+    Random shifts = new Random(seed * 31 + 7);
+    List<EntryResult> list = new ArrayList<>();
+    java.util.Map<String, String> sources = new java.util.HashMap<>();
+    for (int e = 0; e < 20; e++) {
+      String id = "entry-" + e;
+      boolean slowed = e < 3;
+      double f = Math.exp(spread * shifts.nextGaussian()) * (slowed ? factor : 1);
+      list.add(measured(id, "F" + e, List.of(cell("plaintext", noisy(20_000 * f, 9, seed * 100 + e)),
+          cell("json", noisy(15_000 * f, 9, seed * 100 + 50 + e))), conformance(0, List.of())));
+      sources.put(id, "sha256:" + (slowed && changedSources ? "handicapped-" : "") + id);
+    }
+    ResultsDocument d = derived(document(9, list));
+    return new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
+        d.calibration(), d.breaks(), d.entries(),
+        new dev.fairbench.orchestrator.results.Invocation(null, List.of(), false, "impls", "native", "", "", "", sources));
+  }
+
+  @Test
+  void theSpreadBetweenRunsIsEstimatedWithoutTheCellsOfEntriesWhoseSourcesDiffer() {
+    ResultsDocument before = withSources(1, 0.02, 1, false);
+    Comparison sameSources = Comparison.of(before, withSources(2, 0.02, 0.8, false));
+    Comparison changed = Comparison.of(before, withSources(2, 0.02, 0.8, true));
+
+    assertThat(changed.betweenRuns().changedSources()).containsExactly("entry-0", "entry-1", "entry-2");
+    assertThat(changed.betweenRuns().spreads()).singleElement().satisfies(s -> {
+      assertThat(s.cells()).as("the allowance still applies to every tested cell").isEqualTo(40);
+      assertThat(s.leftOut()).isEqualTo(6);
+    });
+    ResultsDocument after = withSources(2, 0.02, 0.8, true);
+    java.util.function.UnaryOperator<ResultsDocument> unchangedOnly = d -> d.withEntries(d.entries().stream()
+        .filter(e -> !List.of("entry-0", "entry-1", "entry-2").contains(e.id())).toList());
+    // The same as from a comparison of the unchanged entries alone, but for the round effects, which every cell
+    // of a run still estimates.
+    assertThat(changed.betweenRuns().spreads().getFirst().spread()).as("the spread of the 34 unchanged cells")
+        .isCloseTo(Comparison.of(unchangedOnly.apply(before), unchangedOnly.apply(after)).betweenRuns().spreads()
+            .getFirst().spread(), org.assertj.core.data.Percentage.withPercentage(10));
+    assertThat(sameSources.betweenRuns().spreads().getFirst().spread())
+        .as("taken from every cell, the changed entries' own 20% widens the allowance for their change")
+        .isGreaterThan(0.08);
+    assertThat(changed.rows()).filteredOn(r -> r.entry().matches("entry-[012]"))
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT));
+    assertThat(sameSources.rows()).filteredOn(r -> r.entry().matches("entry-[012]"))
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
+    assertThat(changed.toMarkdown()).contains(", but for the 6 cells of entry-0, entry-1, entry-2, whose sources differ "
+        + "between the runs: they are the change under test, not the noise");
+    assertThat(sameSources.betweenRuns().changedSources()).isEmpty();
+    assertThat(sameSources.toMarkdown()).doesNotContain("whose sources differ");
+  }
+
   /** {@code count} runs of twenty entries, each run with shifts of its own of sd {@code spread}. */
   private static List<ResultsDocument> runs(long firstSeed, int count, double spread, String slowed, double factor) {
     return IntStream.range(0, count).mapToObj(i -> shifted(firstSeed + i, 20, spread, slowed, factor)).toList();

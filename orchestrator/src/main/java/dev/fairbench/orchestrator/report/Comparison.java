@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -140,15 +141,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * @param spread  standard deviation of their own shifts on the log scale (0.05 ≈ 5%); null with too
    *                few cells to estimate it, when their verdicts assume no such shift
    */
-  public record Spread(String figures, int cells, Double spread, Source source, int leftOut) {
-    public Spread(String figures, int cells, Double spread) {
-      this(figures, cells, spread, Source.CHANGES, 0);
-    }
-
-    public Spread(String figures, int cells, Double spread, Source source) {
-      this(figures, cells, spread, source, 0);
-    }
-  }
+  public record Spread(String figures, int cells, Double spread, Source source, int leftOut) {}
 
   /** What a spread between runs was estimated from. */
   public enum Source {
@@ -272,8 +265,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           effects, normalization));
     }
     List<Spread> spreads = new ArrayList<>();
-    Set<String> changed = changedSources(before, after);
-    java.util.function.BiPredicate<String, CellKind> affected = affectedBy(changed, all, normalization);
+    java.util.SortedSet<String> changed = changedSources(before, after);
+    BiPredicate<String, CellKind> affected = affectedBy(changed, all, normalization);
     double[] spreadOf = new double[cells.size()];
     for (boolean ladder : new boolean[] {false, true}) {
       List<Integer> tested = new ArrayList<>();
@@ -291,7 +284,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       // The repeats of a side only show how that side's runs differ; a run on the other side may
       // differ more (another hour, another neighbour). The changes show that, as long as most cells
       // did not change: the larger of the two readings is kept.
-      List<Integer> unchanged = estimatedFrom(tested, i -> affected.test(cells.get(i).finish(0).entry(), cells.get(i).kind()));
+      List<Integer> unchanged = estimatedFrom(tested, i -> affected.test(cells.get(i).entry(), cells.get(i).kind()));
       Optional<Double> fromChanges = RunToRun.spread(
           unchanged.stream().map(i -> cells.get(i).finish(0).change()).map(c -> Math.log(c.ratio())).toList(),
           unchanged.stream().map(i -> RunToRun.standardError(cells.get(i).finish(0).change().ratioInterval())).toList())
@@ -313,7 +306,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return new Comparison(differences, normalization, alpha, minChange,
         rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies), startupRows(before.get(0), after.get(0)),
         false, new BetweenRuns(spreads, significantWithout, before.size(), after.size(),
-            List.copyOf(new java.util.TreeSet<>(changed))));
+            List.copyOf(changed)));
   }
 
   /** One run's median of a cell (log) and its standard error; null where the run lacks the cell. */
@@ -484,9 +477,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       long significantWithout = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
           .filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
       List<Spread> spreads = new ArrayList<>();
-      Set<String> changed = changedSources(List.of(before), List.of(after));
+      java.util.SortedSet<String> changed = changedSources(List.of(before), List.of(after));
       drafts = allowingForRunToRun(drafts, spreads, affectedBy(changed, List.of(before, after), normalization));
-      betweenRuns = new BetweenRuns(spreads, significantWithout, 1, 1, List.copyOf(new java.util.TreeSet<>(changed)));
+      betweenRuns = new BetweenRuns(spreads, significantWithout, 1, 1, List.copyOf(changed));
     }
     List<Row> rows = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies);
     List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
@@ -515,8 +508,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * The entries whose sources (the folder hashes in the runs' invocation blocks) differ between a run
    * before and a run after; empty when a run has no invocation block or does not record the entry.
    */
-  static Set<String> changedSources(List<ResultsDocument> before, List<ResultsDocument> after) {
-    Set<String> changed = new java.util.HashSet<>();
+  static java.util.SortedSet<String> changedSources(List<ResultsDocument> before, List<ResultsDocument> after) {
+    java.util.SortedSet<String> changed = new java.util.TreeSet<>();
     for (ResultsDocument b : before) {
       for (ResultsDocument a : after) {
         if (b.invocation() == null || a.invocation() == null) {
@@ -537,7 +530,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * Whether a cell's figure depends on a changed source: its entry's, for a ladder cell its baseline's too,
    * and for a figure divided by the calibration server the calibration server's.
    */
-  private static java.util.function.BiPredicate<String, CellKind> affectedBy(Set<String> changed,
+  private static BiPredicate<String, CellKind> affectedBy(Set<String> changed,
       List<ResultsDocument> documents, Normalization normalization) {
     if (changed.isEmpty()) {
       return (entry, kind) -> false;
@@ -569,7 +562,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   }
 
   private static List<Draft> allowingForRunToRun(List<Draft> drafts, List<Spread> spreads,
-      java.util.function.BiPredicate<String, CellKind> affected) {
+      BiPredicate<String, CellKind> affected) {
     List<Draft> adjusted = new ArrayList<>(drafts);
     for (boolean ladder : new boolean[] {false, true}) {
       List<Integer> tested = new ArrayList<>();

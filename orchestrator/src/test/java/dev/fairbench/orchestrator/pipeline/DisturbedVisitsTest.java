@@ -30,14 +30,20 @@ class DisturbedVisitsTest {
    * whenever it wants it. A plain busy loop would not: the scheduler favours a server that wakes for
    * each request, and the loop gets almost nothing while the server is loaded.
    */
-  static final String BURNER = """
-      import time
-      while True:
-          t = time.monotonic()
-          while time.monotonic() - t < 0.02:
-              pass
-          time.sleep(0.03)
-      """;
+  static final String BURNER = burner(20, 30);
+
+  /** A Python loop that holds its CPU {@code busyMs} in every {@code busyMs + idleMs}; says "burning" first. */
+  static String burner(int busyMs, int idleMs) {
+    return """
+        import time
+        print("burning", flush=True)
+        while True:
+            t = time.monotonic()
+            while time.monotonic() - t < %s:
+                pass
+            time.sleep(%s)
+        """.formatted(busyMs / 1000.0, idleMs / 1000.0);
+  }
 
   @TempDir static Path output;
   static Process burner;

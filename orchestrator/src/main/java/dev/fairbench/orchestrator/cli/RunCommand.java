@@ -162,6 +162,15 @@ public class RunCommand implements Callable<Integer> {
           + "the share itself, as runs before 2026-12-05 14:00 UTC did.")
   String ladderRate;
 
+  @Option(names = "--forks", paramLabel = "N",
+      description = "Processes of each server that measure the rounds in turn (default: 1). With N, the rounds split "
+          + "into N blocks of consecutive rounds; before each block after the first every server is stopped, started "
+          + "afresh from its build (not built again, the suite not run again), checked as at the start (limits, "
+          + "listening address, answers) and warmed up. What differs from one process to the next (heap layout, JIT "
+          + "decisions, a process slow all its life) then lands among a cell's runs instead of between runs. At most "
+          + "--rounds.")
+  Integer forks;
+
   @Option(names = "--ladder-duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,
       description = "Length of each ladder run, whole seconds (default: --duration). Longer runs narrow a ladder "
           + "cell's interval (the CPU per request of a server at a fixed rate spreads about half as much over 3s as "
@@ -276,6 +285,12 @@ public class RunCommand implements Callable<Integer> {
         config = config.withLadderDuration(ladderDuration);
       }
       config = config.withLadderRate(ladderRate == null ? LadderRate.ROUND : LadderRate.parse(ladderRate.trim()));
+      if (forks != null) {
+        if (forks < 1) {
+          throw new IllegalArgumentException("--forks must be at least 1, got " + forks);
+        }
+        config = config.withForks(forks);
+      }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

@@ -39,6 +39,9 @@ import java.util.List;
  * @param ladderRate     how the ladder's common rate follows from the share (null: {@link LadderRate#EXACT}, what
  *                       every run made before 2026-12-05 14:00 UTC ran with; the command line's default is
  *                       {@link LadderRate#ROUND})
+ * @param forks          the rounds are measured by this many processes of each server in turn, each started afresh
+ *                       for its block of consecutive rounds (0 reads as 1: invocation blocks of runs made before
+ *                       2026-12-05 18:00 UTC do not have it)
  */
 public record RunConfig(
     boolean benchmark,
@@ -67,7 +70,8 @@ public record RunConfig(
     boolean onlyStartup,
     Duration suiteTimeLimit,
     Duration ladderDuration,
-    LadderRate ladderRate) {
+    LadderRate ladderRate,
+    int forks) {
   /** More extra rounds than this would let a run grow without a bound a reader expects. */
   public static final int MAX_EXTRA_ROUNDS = 30;
 
@@ -84,21 +88,51 @@ public record RunConfig(
       List<Endpoint> ladderEndpoints, int startups, boolean onlyStartup) {
     this(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed, rates,
         connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive, acceptFail,
-        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null, null);
+        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null, null, 1);
   }
 
   /** The same run with ladder runs of this length. */
   public RunConfig withLadderDuration(Duration length) {
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
-        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length, ladderRate);
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length, ladderRate, forks);
   }
 
   /** The same run with the ladder's common rate chosen by this rule. */
   public RunConfig withLadderRate(LadderRate rule) {
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
-        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, rule);
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, rule, forks);
+  }
+
+  /** The same run measured by this many processes of each server in turn. */
+  public RunConfig withForks(int processes) {
+    return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
+        rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, ladderRate,
+        processes);
+  }
+
+  /**
+   * Which of the {@link #forks} processes measures this round: the rounds split into blocks of consecutive
+   * rounds as even as they go (9 rounds, 2 processes: 1–4 and 5–9); extra rounds go to the last one.
+   */
+  public int forkOf(int round) {
+    int fork = 1;
+    while (fork < forks && round >= firstRoundOf(fork + 1)) {
+      fork++;
+    }
+    return fork;
+  }
+
+  /** The first round the process {@code fork} (1 to {@link #forks}) measures. */
+  public int firstRoundOf(int fork) {
+    return firstRoundOf(fork, rounds, forks);
+  }
+
+  /** The first round process {@code fork} of {@code forks} measures, of {@code rounds}. */
+  public static int firstRoundOf(int fork, int rounds, int forks) {
+    return 1 + (int) ((long) (fork - 1) * rounds / forks);
   }
 
   /** How long a measured run of a cell of this kind lasts. */
@@ -111,6 +145,10 @@ public record RunConfig(
     suiteTimeLimit = suiteTimeLimit == null ? ConformanceSuite.TIME_LIMIT : suiteTimeLimit;
     ladderDuration = ladderDuration == null ? duration : ladderDuration;
     ladderRate = ladderRate == null ? LadderRate.EXACT : ladderRate;
+    forks = forks == 0 ? 1 : forks;
+    if (forks < 1) {
+      throw new IllegalArgumentException("--forks must be at least 1, got " + forks);
+    }
     if (suiteTimeLimit.isNegative() || suiteTimeLimit.isZero()) {
       throw new IllegalArgumentException("the suite's --time-limit must be positive, got " + suiteTimeLimit.toMillis() + " ms");
     }
@@ -138,6 +176,10 @@ public record RunConfig(
       }
       if (rounds < 1) {
         throw new IllegalArgumentException("--rounds must be at least 1, got " + rounds);
+      }
+      if (forks > rounds) {
+        throw new IllegalArgumentException("--forks (" + forks + ") must be at most --rounds (" + rounds
+            + "): each process measures at least one round");
       }
       if (extraTimeLimit.isNegative()) {
         throw new IllegalArgumentException("--time-limit must not be negative");
@@ -194,6 +236,6 @@ public record RunConfig(
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout, Duration suiteTimeLimit) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, Duration.ZERO, 0,
         List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false, suiteTimeLimit,
-        null, null);
+        null, null, 1);
   }
 }

@@ -20,7 +20,7 @@ public final class MemoryTracker {
   /** The spacing of the kept series. */
   public static final long SERIES_MILLIS = 1000;
 
-  private final RunningServer server;
+  private RunningServer server;
   private long idle = -1;
   private long warm = -1;
   private long peak = -1;
@@ -33,6 +33,14 @@ public final class MemoryTracker {
 
   public MemoryTracker(RunningServer server) {
     this.server = server;
+  }
+
+  /**
+   * Reads from now on the server's next process (--forks): its samples go on into the same peak; the idle
+   * and after-warm-up figures stay the first process's.
+   */
+  public synchronized void follow(RunningServer next) {
+    server = next;
   }
 
   /** Reads the idle figure now. */

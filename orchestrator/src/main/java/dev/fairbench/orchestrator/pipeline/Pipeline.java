@@ -215,6 +215,10 @@ public final class Pipeline {
       }
       Optional<EntryResult> before = previousEntry(slot.id());
       slot.serverLog = before.map(EntryResult::serverLog).orElse(null); // the runs measured before a break
+      if (before.isPresent() && before.get().processes() != null) { // those that served the rounds before it, too
+        slot.processes.addAll(0, before.get().processes().stream()
+            .filter(p -> p.firstRound() < resumption.fromRound()).toList());
+      }
       if (before.isPresent() && before.get().startup() != null && slot.server != null && !slot.status.failed()) {
         slot.startup = before.get().startup(); // measured before the break, on fresh starts too: kept
       } else if (config.benchmark() && slot.server != null && slot.role != Role.CALIBRATION && !slot.status.failed()) {
@@ -242,6 +246,7 @@ public final class Pipeline {
     }
     listener.building(slot.id());
     RunningServer server;
+    Instant started = Instant.now();
     try {
       server = runtime.start(variant, config.limits(), freePort());
     } catch (ServerStartException e) {
@@ -251,6 +256,7 @@ public final class Pipeline {
       return;
     }
     slot.server = server;
+    slot.processes.add(new EntryResult.ProcessStart(resumption == null ? 1 : resumption.fromRound(), started));
     slot.memory = new MemoryTracker(server);
     slot.memory.idle();
     // Where the server runs: in its image under Docker, not this machine's tools.
@@ -376,7 +382,11 @@ public final class Pipeline {
     try {
       warmUp(live);
       readUsualWakeups();
-      for (int round = resumption == null ? 1 : resumption.fromRound(); round <= config.rounds(); round++) {
+      int firstHere = resumption == null ? 1 : resumption.fromRound();
+      for (int round = firstHere; round <= config.rounds(); round++) {
+        if (round > firstHere && config.firstRoundOf(config.forkOf(round)) == round) {
+          startAfresh(live, round);
+        }
         runRound(round, cells, meter, probe);
       }
       runExtraRounds(meter, probe);
@@ -390,6 +400,91 @@ public final class Pipeline {
   }
 
   private static final Duration ANSWER_CHECK_TIMEOUT = Duration.ofSeconds(5);
+
+  /**
+   * Before the first round of each process after the first (--forks): every server stopped and started afresh
+   * from its build, checked as at its preparation (limits, listening address, every cell's answers) and warmed
+   * up on each of its endpoints; the suite is not run again (the build is the same) and the rates chosen at
+   * the warm-up stay. In a fresh shuffled order, like the warm-up.
+   */
+  private void startAfresh(List<Slot> live, int round) throws InterruptedException {
+    int fork = config.forkOf(round);
+    listener.note(String.format(Locale.ROOT, "process %d of %d of every server, for rounds %d–%d: starting afresh",
+        fork, config.forks(), round, fork == config.forks() ? config.rounds() : config.firstRoundOf(fork + 1) - 1));
+    List<Slot> order = new ArrayList<>(live);
+    Collections.shuffle(order, new Random(config.seed() + round));
+    for (Slot slot : order) {
+      if (terminating.getAsBoolean()) {
+        return; // the rounds end too; the run stops as after a visit
+      }
+      List<Cell> own = cells.stream().filter(c -> c.slot == slot && !c.failed()).toList();
+      if (own.isEmpty() || slot.server == null || slot.brokenReason != null || slot.stopped) {
+        continue;
+      }
+      try {
+        startAfresh(slot, own, fork, round);
+      } catch (RuntimeException e) {
+        // A defect or an I/O failure while handling one entry must not cost the others their turn.
+        failAllOf(slot, "unexpected error while starting its process " + fork + ": "
+            + (e.getMessage() == null ? e.getClass().getName() : e.getMessage()));
+        slot.stop();
+      }
+    }
+    save();
+  }
+
+  private void startAfresh(Slot slot, List<Cell> own, int fork, int round) throws InterruptedException {
+    slot.server.close();
+    Instant started = Instant.now();
+    RunningServer next;
+    try {
+      next = slot.runtime.startBuilt(slot.selection.variant().orElseThrow(), config.limits(), freePort());
+    } catch (ServerStartException e) {
+      failAllOf(slot, "its process " + fork + " (for the rounds from " + round + " on) did not start: " + e.getMessage());
+      slot.logTail = e.logTail();
+      slot.stopped = true;
+      return;
+    }
+    slot.server = next;
+    slot.frozen = false;
+    slot.processes.add(new EntryResult.ProcessStart(round, started));
+    slot.memory.follow(next);
+    listener.serverReady(slot.id(), next.baseUrl().toString());
+    List<String> outside = next.outsideLimits();
+    Optional<String> wider = slot.runtime.remote() ? Optional.empty() : ListenCheck.beyondHost(next);
+    Optional<String> unlike = mixed ? unlikeLimits(next) : Optional.empty();
+    if (!outside.isEmpty() || wider.isPresent() || unlike.isPresent()) {
+      failAllOf(slot, "its process " + fork + " " + (!outside.isEmpty()
+          ? "runs outside its limits: " + String.join("; ", outside) : wider.orElseGet(unlike::orElseThrow)));
+      slot.stop();
+      return;
+    }
+    slot.ohaAnswers.clear();
+    java.util.Set<Endpoint> warmed = java.util.EnumSet.noneOf(Endpoint.class);
+    for (Cell cell : own) {
+      listener.warmingUp(slot.id(), cell.name());
+      Optional<String> wrong = CorrectnessCheck.check(next.baseUrl(), cell.endpoint);
+      if (wrong.isEmpty()) {
+        wrong = checkTheLoadClientsAnswers(slot, cell);
+      }
+      if (wrong.isPresent()) {
+        cell.fail("correctness check of process " + fork + " failed: " + wrong.get());
+        listener.cellFailed(slot.id(), cell.name(), cell.reason);
+        continue;
+      }
+      if (config.warmup().isZero() || !warmed.add(cell.endpoint)) {
+        continue;
+      }
+      try {
+        wrk.run(throughputSpec(next, cell.endpoint, config.warmup()));
+      } catch (LoadException e) {
+        failAllOf(slot, "the warm-up of its process " + fork + " failed: " + e.getMessage());
+        break;
+      }
+    }
+    checkAlive(slot, "during the warm-up of its process " + fork);
+    slot.freeze();
+  }
 
   /** Every endpoint of every server once, before round 1: JITs compile, caches fill, pools grow. */
   private void warmUp(List<Slot> live) throws InterruptedException {
@@ -1178,6 +1273,8 @@ public final class Pipeline {
     MemoryTracker memory;
     StartupFigures startup;
     boolean stopped;
+    /** Its processes, in the order they served the rounds (one unless --forks). */
+    final List<EntryResult.ProcessStart> processes = new ArrayList<>();
     /** oha's request of each endpoint answered once at the warm-up. */
     final Map<Endpoint, AnswerCheck.Outcome> ohaAnswers = new EnumMap<>(Endpoint.class);
 
@@ -1279,7 +1376,8 @@ public final class Pipeline {
           v.map(x -> new EntryResult.Facts(x.description(), x.fairnessProduction(), x.fairnessDepartures()))
               .orElse(EntryResult.Facts.NONE), standsOn(),
           startup == null || memory == null || !config.benchmark() ? startup
-              : startup.withMemory(memory.figures("the measured runs")), openFiles, runtime.kind(), serverLog);
+              : startup.withMemory(memory.figures("the measured runs")), openFiles, runtime.kind(), serverLog,
+          config.forks() > 1 && !processes.isEmpty() ? processes : null);
     }
   }
 

@@ -948,7 +948,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
                 m.spellWaitSeconds()))
             + (m.ladderDurationSeconds() == null ? "" : String.format(Locale.ROOT, ", ladder runs %.0f s",
                 m.ladderDurationSeconds()))
-            + (m.ladderRate() == null ? "" : ", ladder rate " + m.ladderRate().wireName()));
+            + (m.ladderRate() == null ? "" : ", ladder rate " + m.ladderRate().wireName()))
+        + (m.forks() == null || m.forks() == 1 ? "" : ", " + m.forks() + " processes per server");
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

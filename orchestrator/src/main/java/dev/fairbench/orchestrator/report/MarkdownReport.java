@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.report;
 
+import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import dev.fairbench.orchestrator.config.RunConfig;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -207,12 +209,12 @@ public final class MarkdownReport {
     if (m == null) {
       return "Method: unknown.";
     }
-    return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d)%s of one %s run per cell%s after a %s "
+    return String.format(Locale.ROOT, "Method %s: %s cells, %d shuffled rounds (seed %d)%s%s of one %s run per cell%s after a %s "
             + "re-warm; idle servers frozen between visits; a visit with %.0f%% or more of the server CPUs' time taken "
             + "by others%s is repeated once%s. Load: %s, %d connections%s%s.",
         document.methodVersion(), m.kind().wireName(), m.rounds(), m.seed(),
         m.extraRounds() == 0 ? "" : " and up to " + m.extraRounds() + " extra rounds for the cells still too wide",
-        seconds(env.load().durationSeconds()),
+        processes(m), seconds(env.load().durationSeconds()),
         m.ladderDurationSeconds() == null || m.ladderDurationSeconds() == env.load().durationSeconds() ? ""
             : " (" + seconds(m.ladderDurationSeconds()) + " for ladder cells)",
         seconds(m.rewarmSeconds()), m.disturbanceThreshold() * 100,
@@ -225,6 +227,21 @@ public final class MarkdownReport {
                 m.spellWaitSeconds())),
         env.loadGenerator(), env.load().connections(),
         m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request");
+  }
+
+  /** ", measured by 2 processes of each server in turn (rounds 1–4, 5–9 and the extra ones)"; empty for one. */
+  static String processes(ResultsDocument.Method m) {
+    if (m.forks() == null || m.forks() < 2) {
+      return "";
+    }
+    List<String> blocks = new java.util.ArrayList<>();
+    for (int fork = 1; fork <= m.forks(); fork++) {
+      int first = RunConfig.firstRoundOf(fork, m.rounds(), m.forks());
+      int last = fork == m.forks() ? m.rounds() : RunConfig.firstRoundOf(fork + 1, m.rounds(), m.forks()) - 1;
+      blocks.add(first == last ? String.valueOf(first) : first + "–" + last);
+    }
+    return ", measured by " + m.forks() + " processes of each server in turn, each started afresh (rounds "
+        + String.join(", ", blocks) + (m.extraRounds() > 0 ? " and the extra ones" : "") + ")";
   }
 
   /** "N of M entry cells trustworthy", the figure a reviewer reads first. */

@@ -53,9 +53,22 @@ public record EntryResult(
     @JsonInclude(JsonInclude.Include.NON_NULL) StartupFigures startup,
     @JsonInclude(JsonInclude.Include.NON_NULL) OpenFileLimit openFiles,
     @JsonInclude(JsonInclude.Include.NON_NULL) RuntimeKind runtime,
-    @JsonInclude(JsonInclude.Include.NON_NULL) ServerLog serverLog) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) ServerLog serverLog,
+    // Absent when one process served every round (--forks 1, and every run made before 2026-12-05 18:00 UTC).
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<ProcessStart> processes) {
+
+  /** Without process starts: one process served every round. */
+  public EntryResult(String id, String entry, String variant, Role role, String language, String framework,
+      Map<String, String> versions, String workersModel, EntryStatus status, String reason, String logTail,
+      ConformanceSummary conformance, List<CellResult> cells, String limitsReadBack, FreezeSummary freeze,
+      List<String> acceptedFailures, Facts facts, String standsOn, StartupFigures startup, OpenFileLimit openFiles,
+      RuntimeKind runtime, ServerLog serverLog) {
+    this(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail, conformance,
+        cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, serverLog, null);
+  }
 
   public EntryResult {
+    processes = processes == null ? null : List.copyOf(processes);
     role = role == null ? Role.ENTRY : role;
     reason = reason == null ? "" : reason;
     logTail = logTail == null ? "" : logTail;
@@ -120,23 +133,23 @@ public record EntryResult(
 
   public EntryResult withCells(List<CellResult> newCells) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, serverLog);
+        conformance, newCells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, serverLog, processes);
   }
 
   /** The same entry under another id (a within-run comparison shows two entries as one row). */
   public EntryResult withId(String newId) {
     return new EntryResult(newId, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, serverLog);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, runtime, serverLog, processes);
   }
 
   public EntryResult withStartup(StartupFigures newStartup) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup, openFiles, runtime, serverLog);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, newStartup, openFiles, runtime, serverLog, processes);
   }
 
   public EntryResult withRuntime(RuntimeKind newRuntime) {
     return new EntryResult(id, entry, variant, role, language, framework, versions, workersModel, status, reason, logTail,
-        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, newRuntime, serverLog);
+        conformance, cells, limitsReadBack, freeze, acceptedFailures, facts, standsOn, startup, openFiles, newRuntime, serverLog, processes);
   }
 
   /** The runtime its server ran in: its own, or (in results without one) the run's. */
@@ -162,6 +175,16 @@ public record EntryResult(
       departures = departures == null ? List.of() : List.copyOf(departures);
     }
   }
+
+  /**
+   * A process of the entry's server, started afresh (not built again) for the rounds from {@code firstRound} on:
+   * with --forks N the rounds are measured by N processes in turn, so that what differs from one process to the
+   * next (heap layout, JIT decisions, a process slow all its life) lands among a cell's runs.
+   *
+   * @param firstRound the first round it served (1 for the process prepared before the rounds)
+   * @param started    when it was started
+   */
+  public record ProcessStart(int firstRound, java.time.Instant started) {}
 
   /**
    * What the server wrote to its log (stdout and stderr) while its cells' measured runs ran, and the requests

@@ -81,6 +81,9 @@ public record ResultsDocument(
    * @param ladderRate           how the ladder's common rate follows from the share (rounded down to a round rate,
    *                             or the share itself); null in runs made before 2026-12-05 14:00 UTC, whose ladders
    *                             ran at the share itself
+   * @param forks                how many processes of each server measured the rounds in turn, each a block of
+   *                             consecutive rounds (EntryResult's processes say which); null in runs made before
+   *                             2026-12-05 18:00 UTC, which had one
    */
   public record Method(
       CellKind kind,
@@ -101,7 +104,9 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       Double ladderDurationSeconds,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      dev.fairbench.orchestrator.core.LadderRate ladderRate) {
+      dev.fairbench.orchestrator.core.LadderRate ladderRate,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      Integer forks) {
     public Method {
       rates = rates == null ? List.of() : List.copyOf(rates);
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);

@@ -120,6 +120,16 @@ class CliTest {
   }
 
   @Test
+  void noProcessOrMoreProcessesThanRoundsIsAUsageError() {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--forks", "0", NO_SUCH_ENTRY))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--forks must be at least 1, got 0").doesNotContain("unknown entry");
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--rounds", "3", "--forks", "4", NO_SUCH_ENTRY))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--forks (4) must be at most --rounds (3)").doesNotContain("unknown entry");
+  }
+
+  @Test
   void pipeliningDeeperThanTheSuiteChecksIsAUsageError() {
     assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--pipeline", "257", NO_SUCH_ENTRY))
         .isEqualTo(ExitCodes.USAGE);

@@ -291,7 +291,7 @@ class ComparisonTest {
     ResultsDocument extra = new ResultsDocument(b.schemaVersion(), b.methodVersion(), b.environment(),
         new ResultsDocument.Method(m.kind(), m.rounds(), 6, m.seed(), m.rewarmSeconds(), m.rates(),
             m.disturbanceThreshold(), m.pipeline(), m.keepAlive(), m.ladderShare(), m.ladderEndpoints(), m.wakeupThreshold(),
-            m.spellWaitSeconds(), m.ladderDurationSeconds(), m.ladderRate()),
+            m.spellWaitSeconds(), m.ladderDurationSeconds(), m.ladderRate(), m.forks()),
         b.rounds(), b.calibration(), b.breaks(), b.entries());
 
     assertThat(Comparison.of(a, extra).environmentDifferences())

@@ -54,7 +54,7 @@ class MarkdownReportTest {
     var withWakeups = new dev.fairbench.orchestrator.results.ResultsDocument(plain.schemaVersion(), plain.methodVersion(),
         plain.environment(), new dev.fairbench.orchestrator.results.ResultsDocument.Method(m.kind(), m.rounds(),
             m.extraRounds(), m.seed(), m.rewarmSeconds(), m.rates(), m.disturbanceThreshold(), m.pipeline(), m.keepAlive(),
-            m.ladderShare(), m.ladderEndpoints(), 0.8, 30.0, null, null),
+            m.ladderShare(), m.ladderEndpoints(), 0.8, 30.0, null, null, null),
         plain.rounds(), plain.calibration(), plain.breaks(), plain.entries());
     assertThat(MarkdownReport.render(withWakeups))
         .contains("or with cross-CPU wake-ups below 80% of the run's usual rate just before or after it, is repeated once; "

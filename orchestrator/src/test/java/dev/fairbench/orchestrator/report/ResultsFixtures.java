@@ -44,7 +44,7 @@ public final class ResultsFixtures {
 
   public static ResultsDocument.Method method(int rounds) {
     return new ResultsDocument.Method(CellKind.THROUGHPUT, rounds, 0, 42, 1, List.of(), 0.05, 1, true, 0.5,
-        List.of("plaintext", "json"), null, null, null, null);
+        List.of("plaintext", "json"), null, null, null, null, null);
   }
 
   /**

@@ -449,7 +449,8 @@ public final class Pipeline {
     slot.frozen = false;
     slot.processes.add(new EntryResult.ProcessStart(round, started));
     slot.memory.follow(next);
-    listener.serverReady(slot.id(), next.baseUrl().toString());
+    listener.note(String.format(Locale.ROOT, "  %s: process %d ready at %s after %.1f s", slot.id(), fork, next.baseUrl(),
+        Duration.between(started, Instant.now()).toMillis() / 1e3));
     List<String> outside = next.outsideLimits();
     Optional<String> wider = slot.runtime.remote() ? Optional.empty() : ListenCheck.beyondHost(next);
     Optional<String> unlike = mixed ? unlikeLimits(next) : Optional.empty();

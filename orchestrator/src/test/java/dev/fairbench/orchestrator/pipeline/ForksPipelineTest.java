@@ -66,7 +66,8 @@ class ForksPipelineTest {
     var round1 = results.rounds().stream().filter(r -> r.index() == 1).findFirst().orElseThrow().started();
     var round2 = results.rounds().stream().filter(r -> r.index() == 2).findFirst().orElseThrow().started();
     assertThat(tiny().processes().get(1).started()).isAfter(round1).isBefore(round2);
-    assertThat(run.stderr()).contains("process 2 of 2 of every server, for rounds 2–3: starting afresh");
+    assertThat(run.stderr()).contains("process 2 of 2 of every server, for rounds 2–3: starting afresh")
+        .contains("tiny-python:stdlib: process 2 ready at http://127.0.0.1:");
   }
 
   @Test

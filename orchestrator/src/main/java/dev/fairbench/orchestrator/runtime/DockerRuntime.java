@@ -291,11 +291,13 @@ public final class DockerRuntime implements ServerRuntime {
     }
     NativeRuntime.checkPortFree(port);
 
-    // A start without a build is an extra start (start-time figures) beside the server of the run, whose log it must not truncate.
+    // A start without a build is an extra start (start-time figures, a later process with --forks): appended to one log
+    // beside the first server's, so that no start's output is lost.
     Path log = logDir.resolve(fileStem + (build ? ".server.log" : ".restart.server.log"));
     OutputStream logStream;
     try {
-      logStream = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+      logStream = Files.newOutputStream(log, StandardOpenOption.CREATE,
+          build ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the server log " + log, e);
     }

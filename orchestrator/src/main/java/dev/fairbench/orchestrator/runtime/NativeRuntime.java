@@ -119,7 +119,8 @@ public final class NativeRuntime implements ServerRuntime, EntryBuilder {
       }
     }
 
-    // A start without a build is an extra start (start-time figures) beside the server of the run, whose log it must not truncate.
+    // A start without a build is an extra start (start-time figures, a later process with --forks): appended to one log
+    // beside the first server's, so that no start's output is lost.
     Path log = logDir.resolve(fileStem + (build ? ".server.log" : ".restart.server.log"));
     Map<String, String> env = new HashMap<>(variant.startEnv());
     env.put("HOST", "127.0.0.1");
@@ -132,7 +133,7 @@ public final class NativeRuntime implements ServerRuntime, EntryBuilder {
     ProcessBuilder builder = new ProcessBuilder(group.wrap(OpenFiles.wrap(Defaults.OPEN_FILES, command)))
         .directory(variant.dir().toFile())
         .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+        .redirectOutput(build ? ProcessBuilder.Redirect.to(log.toFile()) : ProcessBuilder.Redirect.appendTo(log.toFile()))
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.environment().putAll(env);
     Process process;

@@ -62,16 +62,17 @@ public interface ServerRuntime {
     return null;
   }
 
-  /**
-   * Starts the variant like {@link #start} but without building it: the caller has started it
-   * once with {@link #start} in this run, so its build output (or image) is there. For repeated
-   * starts (start-time figures) that must not pay for a build each time.
-   */
   /** The size of the variant's image, for runtimes whose servers are images; empty otherwise. */
   default java.util.Optional<ImageSize> imageSize(EntryVariant variant) {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Starts the variant like {@link #start} but without building it: the caller has started it
+   * once with {@link #start} in this run, so its build output (or image) is there. For repeated
+   * starts (start-time figures, a fresh process for each block of rounds with --forks) that must
+   * not pay for a build each time.
+   */
   default RunningServer startBuilt(EntryVariant variant, Limits limits, int port) throws ServerStartException {
     return start(variant, limits, port);
   }

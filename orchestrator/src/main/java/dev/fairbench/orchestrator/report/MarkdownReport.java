@@ -132,6 +132,7 @@ public final class MarkdownReport {
           + "\n\n");
     }
 
+    md.append(ProcessSplit.toMarkdown(document));
     if (!document.rounds().isEmpty()) {
       md.append("## Rounds\n\n");
       md.append("Seed ").append(document.method().seed()).append(": round r's order is the cells shuffled by "

@@ -11,6 +11,7 @@ import dev.fairbench.orchestrator.report.Ladder;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.report.StartupTable;
+import dev.fairbench.orchestrator.report.ProcessSplit;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.StartupFigures;
 import dev.fairbench.orchestrator.results.Environment;
@@ -70,6 +71,7 @@ public final class HtmlReport {
     rates(h, results);
     ladder(h, results);
     startup(h, results);
+    processes(h, results);
     rounds(h, results);
     conformance(h, results);
     fairness(h, review);
@@ -408,6 +410,28 @@ public final class HtmlReport {
       h.append("</tr>\n");
     }
     h.append("</tbody></table></section>\n");
+  }
+
+  private static void processes(StringBuilder h, ResultsDocument results) {
+    List<ProcessSplit.Row> rows = ProcessSplit.of(results);
+    if (rows.isEmpty()) {
+      return;
+    }
+    h.append("<section id=\"processes\"><h2>Processes</h2><p>")
+        .append(Html.esc(ProcessSplit.summary(results, rows).replace("**", ""))).append("</p>");
+    List<ProcessSplit.Row> apart = rows.stream().filter(ProcessSplit.Row::apart).toList();
+    if (!apart.isEmpty()) {
+      h.append("<table><thead><tr>");
+      ProcessSplit.HEADER.forEach(c -> h.append("<th>").append(Html.esc(c)).append("</th>"));
+      h.append("</tr></thead><tbody>\n");
+      for (ProcessSplit.Row r : apart) {
+        h.append("<tr>");
+        ProcessSplit.cells(r).forEach(c -> h.append("<td>").append(Html.esc(c)).append("</td>"));
+        h.append("</tr>\n");
+      }
+      h.append("</tbody></table>");
+    }
+    h.append("</section>\n");
   }
 
   private static void rounds(StringBuilder h, ResultsDocument results) {

@@ -45,6 +45,7 @@ class ProcessSplitTest {
 
   @Test
   void aCellWhoseSecondProcessRanSeventeenPercentFasterIsApartAndTheSteadyOnesAreNot() {
+    // Only the first cell's runs fall apart by process; a 1% wobble mixes the others'.
     List<CellResult> cells = List.of(ResultsFixtures.cell("validate", runs(33_500, 39_200)),
         ResultsFixtures.cell("json", runs(60_000, 60_300)), ResultsFixtures.cell("plaintext", runs(62_000, 61_800)));
     ResultsDocument document = twoProcesses(List.of(withProcesses(ResultsFixtures.measured("node-http", "node:http",
@@ -58,10 +59,36 @@ class ProcessSplitTest {
       assertThat(r.firstRuns()).isEqualTo(4);
       assertThat(r.runs()).isEqualTo(5);
       assertThat(r.change()).isBetween(0.16, 0.18);
-      assertThat(r.p()).isLessThan(0.02); // every run of one above every run of the other: 2 of C(9, 4) splits
+      assertThat(r.separated()).isTrue();
+      assertThat(r.p()).isLessThan(0.02); // every run of one above every run of the other: 2 of C(9, 4) orders
     });
-    assertThat(ProcessSplit.toMarkdown(document)).contains("## Processes").contains("**1 of 3 apart.**")
+    assertThat(ProcessSplit.toMarkdown(document)).contains("## Processes").contains("**1 of 3 cells apart.**")
         .contains("| node-http | validate | req/s | 33,");
+  }
+
+  @Test
+  void runsSeparatedByProcessButLessThanFivePercentApartAreNotApart() {
+    List<CellResult> cells = List.of(ResultsFixtures.cell("json", runs(60_000, 62_400)));
+    ResultsDocument document = twoProcesses(List.of(withProcesses(ResultsFixtures.measured("go-gin", "gin", cells,
+        ResultsFixtures.conformance(0, List.of())), TWO)));
+    assertThat(ProcessSplit.of(document)).singleElement().satisfies(r -> {
+      assertThat(r.separated()).isTrue();
+      assertThat(r.apart()).isFalse();
+    });
+  }
+
+  @Test
+  void aRoundSlowForEveryCellIsTheMachineNotAProcess() {
+    // Rounds 1–4 read 15% slower for every cell, as a slow spell would have them; the round effect takes it out.
+    List<RunRecord> runs = runs(51_000, 60_000);
+    ResultsDocument d = twoProcesses(List.of(withProcesses(ResultsFixtures.measured("go-gin", "gin",
+        List.of(ResultsFixtures.cell("json", runs)), ResultsFixtures.conformance(0, List.of())), TWO)));
+    List<ResultsDocument.RoundRecord> slowFirst = d.rounds().stream().map(r -> new ResultsDocument.RoundRecord(r.index(),
+        r.started(), r.order(), r.probe(), r.index() <= 4 ? Math.log(0.85) : 0)).toList();
+    ResultsDocument spelled = new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(),
+        slowFirst, d.calibration(), d.breaks(), d.entries());
+    assertThat(ProcessSplit.of(d)).singleElement().matches(ProcessSplit.Row::apart);
+    assertThat(ProcessSplit.of(spelled)).singleElement().satisfies(r -> assertThat(r.apart()).isFalse());
   }
 
   @Test

@@ -434,6 +434,10 @@ public final class Pipeline {
   }
 
   private void startAfresh(Slot slot, List<Cell> own, int fork, int round) throws InterruptedException {
+    if (!slot.server.isAlive()) {
+      failAllOf(slot); // gone since its last visit: a fresh process must not hide that
+      return;
+    }
     slot.server.close();
     Instant started = Instant.now();
     RunningServer next;

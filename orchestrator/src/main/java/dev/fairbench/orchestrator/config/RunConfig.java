@@ -41,7 +41,7 @@ import java.util.List;
  *                       {@link LadderRate#ROUND})
  * @param forks          the rounds are measured by this many processes of each server in turn, each started afresh
  *                       for its block of consecutive rounds (0 reads as 1: invocation blocks of runs made before
- *                       2026-12-05 18:00 UTC do not have it)
+ *                       2026-12-05 17:20 UTC do not have it)
  */
 public record RunConfig(
     boolean benchmark,

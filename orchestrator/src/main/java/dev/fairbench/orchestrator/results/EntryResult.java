@@ -54,7 +54,7 @@ public record EntryResult(
     @JsonInclude(JsonInclude.Include.NON_NULL) OpenFileLimit openFiles,
     @JsonInclude(JsonInclude.Include.NON_NULL) RuntimeKind runtime,
     @JsonInclude(JsonInclude.Include.NON_NULL) ServerLog serverLog,
-    // Absent when one process served every round (--forks 1, and every run made before 2026-12-05 18:00 UTC).
+    // Absent when one process served every round (--forks 1, and every run made before 2026-12-05 17:20 UTC).
     @JsonInclude(JsonInclude.Include.NON_NULL) List<ProcessStart> processes) {
 
   /** Without process starts: one process served every round. */

@@ -83,7 +83,7 @@ public record ResultsDocument(
    *                             ran at the share itself
    * @param forks                how many processes of each server measured the rounds in turn, each a block of
    *                             consecutive rounds (EntryResult's processes say which); null in runs made before
-   *                             2026-12-05 18:00 UTC, which had one
+   *                             2026-12-05 17:20 UTC, which had one
    */
   public record Method(
       CellKind kind,

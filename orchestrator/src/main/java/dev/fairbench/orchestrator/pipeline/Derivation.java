@@ -107,7 +107,7 @@ public final class Derivation {
     List<Double> rawRps = runs.stream().map(RunRecord::requestsPerSecond).toList();
     List<Double> rps = throughput ? runs.stream().map(r -> r.requestsPerSecond() / blocks.rps(r.round())).toList() : rawRps;
     List<Double> cpuPerRequest = runs.stream()
-        .map(r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests()) / blocks.cpu(r.round()))
+        .map(r -> blocks.cpuPerRequest(cell, r))
         .filter(v -> !v.isNaN()).toList();
     double median = Statistics.median(rps);
     double cpuMedian = cpuPerRequest.isEmpty() ? Double.NaN : Statistics.median(cpuPerRequest);

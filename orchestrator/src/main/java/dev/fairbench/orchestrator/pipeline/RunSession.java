@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.pipeline;
 import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.core.CpuGauge;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
@@ -358,7 +359,7 @@ public final class RunSession {
                 config.keepAlive(), config.ladderShare(), config.ladderEndpoints().stream().map(Endpoint::wireName).toList(),
                 Defaults.SLOW_WAKEUPS, (double) Defaults.SPELL_WAIT.toSeconds(),
                 config.ladderShare() > 0 ? config.ladderDuration().toMillis() / 1e3 : null,
-                config.ladderShare() > 0 ? config.ladderRate() : null, config.forks()),
+                config.ladderShare() > 0 ? config.ladderRate() : null, config.forks(), CpuGauge.CLIENT),
             List.of(), null, List.of(), List.of(),
             new Invocation(config, request.selectors(), request.baselines(), request.catalog().implsDir().toString(),
                 runtime.name(), request.serverHost(), request.serverAddress(), request.clientHost(), sources));

@@ -1,8 +1,10 @@
 package dev.fairbench.orchestrator.report;
 
 import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CpuGauge;
 import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.ClientGauge;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -400,7 +402,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
             "the ladder's baseline: the floor its frameworks are divided by (its own change shows in its throughput cells)",
             false, calibration));
       }
-      values = (cell, document) -> overheads(cell, document, baseline.get());
+      values = (cell, document) -> overheads(cell, document, baseline.get(), effects.get(document).gauge());
     } else {
       boolean cpu = kind.constantRate() || every.stream().anyMatch(c -> c != null && c.flags().contains(Flag.CLIENT_BOUND));
       Function<RunRecord, Double> figure = cpu
@@ -810,8 +812,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           false, calibration);
     }
     String baseline = framework.get().standsOn();
-    List<Double> b = overheads(before, beforeDoc, baseline);
-    List<Double> a = overheads(after, afterDoc, baseline);
+    List<Double> b = overheads(before, beforeDoc, baseline, ClientGauge.of(beforeDoc));
+    List<Double> a = overheads(after, afterDoc, baseline, ClientGauge.of(afterDoc));
     boolean doubtful = !Quality.trustworthy(before) || !Quality.trustworthy(after);
     if (b.isEmpty() || a.isEmpty()) {
       return new Draft(entry, cellName, CellKind.LADDER, metric, null, null, null, null, false,
@@ -825,9 +827,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         .noting(rateNote(CellKind.LADDER, List.of(before), List.of(after)));
   }
 
-  /** Per round: the rung's CPU-µs/request ÷ its baseline's ladder cell of the same endpoint in that round. */
-  private static List<Double> overheads(CellResult rung, ResultsDocument document, String baseline) {
-    Function<RunRecord, Double> cpu = r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests());
+  /**
+   * Per round: the rung's CPU-µs/request ÷ its baseline's ladder cell of the same endpoint in that round, each
+   * divided by its own client's gauge when the run has one.
+   */
+  private static List<Double> overheads(CellResult rung, ResultsDocument document, String baseline, ClientGauge gauge) {
     Optional<CellResult> floor = document.entries().stream().filter(e -> e.id().equals(baseline))
         .flatMap(e -> e.cells().stream()).filter(c -> c.kind() == CellKind.LADDER && c.endpoint().equals(rung.endpoint()))
         .findFirst();
@@ -836,8 +840,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       return values;
     }
     for (RunRecord run : rung.countedRuns()) {
-      double value = cpu.apply(run);
-      Optional<Double> base = floor.get().countedRuns().stream().filter(r -> r.round() == run.round()).map(cpu)
+      double value = gauge.cpuPerRequest(rung, run);
+      Optional<Double> base = floor.get().countedRuns().stream().filter(r -> r.round() == run.round())
+          .map(r -> gauge.cpuPerRequest(floor.get(), r))
           .filter(v -> v > 0 && Double.isFinite(v)).findFirst();
       if (value > 0 && Double.isFinite(value) && base.isPresent()) {
         values.add(value / base.get());
@@ -866,7 +871,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
     List<Double> values = new ArrayList<>();
     for (RunRecord run : cell.countedRuns()) {
-      double value = metric.apply(run) / (cpu ? effects.cpu(run.round()) : effects.rps(run.round()));
+      double value = cpu ? effects.cpuPerRequest(cell, run) : metric.apply(run) / effects.rps(run.round());
       if (value > 0 && Double.isFinite(value)) {
         values.add(value / floor);
       }
@@ -949,7 +954,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
             + (m.ladderDurationSeconds() == null ? "" : String.format(Locale.ROOT, ", ladder runs %.0f s",
                 m.ladderDurationSeconds()))
             + (m.ladderRate() == null ? "" : ", ladder rate " + m.ladderRate().wireName()))
-        + (m.forks() == null || m.forks() == 1 ? "" : ", " + m.forks() + " processes per server");
+        + (m.forks() == null || m.forks() == 1 ? "" : ", " + m.forks() + " processes per server")
+        + (m.cpuGauge() == null || m.cpuGauge() == CpuGauge.NONE ? ""
+            : ", constant-rate CPU read against the " + m.cpuGauge().wireName() + "'s");
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

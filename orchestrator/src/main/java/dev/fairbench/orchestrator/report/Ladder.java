@@ -3,11 +3,11 @@ package dev.fairbench.orchestrator.report;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.LadderRate;
 import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.ClientGauge;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.stats.ShiftEstimate;
-import dev.fairbench.orchestrator.stats.Statistics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +33,7 @@ public final class Ladder {
       boolean trustworthy) {}
 
   public static List<Row> of(ResultsDocument document) {
+    ClientGauge gauge = ClientGauge.of(document);
     List<Row> rows = new ArrayList<>();
     for (EntryResult base : document.entries()) {
       if (!base.baseline()) {
@@ -43,7 +44,7 @@ public final class Ladder {
         if (floor.kind() != CellKind.LADDER || !floor.measured() || !Double.isFinite(floor.stats().cpuMicrosPerRequest())) {
           continue;
         }
-        List<Double> floorRuns = cpu(floor);
+        List<Double> floorRuns = cpu(floor, gauge);
         rows.add(new Row(base.id(), floor.endpoint(), base.id(), true, floor.stats().rate().targetRate(),
             floor.stats().cpuMicrosPerRequest(), floor.stats().cpuInterval(), null, null, null, null,
             Quality.trustworthy(floor)));
@@ -60,8 +61,8 @@ public final class Ladder {
           }
           double cpu = cell.get().stats().cpuMicrosPerRequest();
           double base0 = floor.stats().cpuMicrosPerRequest();
-          Optional<ShiftEstimate.Change> change = floorRuns.isEmpty() || cpu(cell.get()).isEmpty() ? Optional.empty()
-              : ShiftEstimate.ratioOfMedians(floorRuns, cpu(cell.get()), 0.95);
+          Optional<ShiftEstimate.Change> change = floorRuns.isEmpty() || cpu(cell.get(), gauge).isEmpty() ? Optional.empty()
+              : ShiftEstimate.ratioOfMedians(floorRuns, cpu(cell.get(), gauge), 0.95);
           Double ratio = change.map(ShiftEstimate.Change::ratio).orElse(cpu / base0);
           Interval ratioInterval = change.map(ShiftEstimate.Change::ratioInterval).orElse(null);
           Interval overheadInterval = ratioInterval == null ? null
@@ -83,8 +84,9 @@ public final class Ladder {
         : "a share of the slowest rung's maximum";
   }
 
-  private static List<Double> cpu(CellResult cell) {
-    return cell.countedRuns().stream().map(r -> Statistics.cpuMicrosPerRequest(r.serverCpuSeconds(), r.requests()))
+  /** The runs' CPU-µs/request, each divided by its client's gauge when the run has one. */
+  private static List<Double> cpu(CellResult cell, ClientGauge gauge) {
+    return cell.countedRuns().stream().map(r -> gauge.cpuPerRequest(cell, r))
         .filter(v -> v > 0 && Double.isFinite(v)).toList();
   }
 

@@ -1,9 +1,11 @@
 package dev.fairbench.orchestrator.report;
 
 import dev.fairbench.orchestrator.config.RunConfig;
+import dev.fairbench.orchestrator.core.CpuGauge;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.Flag;
 import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.ClientGauge;
 import dev.fairbench.orchestrator.results.CellStats;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
@@ -227,7 +229,27 @@ public final class MarkdownReport {
                 "; a visit whose wake-ups read slow just before its thaw first waits up to %.0f s for them to read usual",
                 m.spellWaitSeconds())),
         env.loadGenerator(), env.load().connections(),
-        m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request");
+        m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request")
+        + gauge(document);
+  }
+
+  /** How a constant-rate run's CPU-µs/request was read against its load client's; empty without the gauge or such cells. */
+  static String gauge(ResultsDocument document) {
+    ResultsDocument.Method m = document.method();
+    boolean constantRate = document.entries().stream().flatMap(e -> e.cells().stream())
+        .anyMatch(c -> c.kind().constantRate() && !c.countedRuns().isEmpty());
+    if (m == null || m.cpuGauge() != CpuGauge.CLIENT || !constantRate) {
+      return "";
+    }
+    ClientGauge gauge = ClientGauge.of(document);
+    if (!gauge.active()) {
+      return " Constant-rate runs were to be read against the load client's own CPU per request; "
+          + (gauge.cells() < 3 ? "fewer than 3 of those cells had 6 runs" : "their runs showed no common slope")
+          + ", so each is divided by its round's effect.";
+    }
+    return String.format(Locale.ROOT, " A constant-rate run's CPU-µs/request is divided by its load client's own CPU per "
+        + "request in that run ÷ its cell's median, to the power %.2f (the slope over %d cells' %d runs), instead of by "
+        + "its round's effect.", gauge.slope(), gauge.cells(), gauge.runs());
   }
 
   /** ", measured by 2 processes of each server in turn (rounds 1–4, 5–9 and the extra ones)"; empty for one. */

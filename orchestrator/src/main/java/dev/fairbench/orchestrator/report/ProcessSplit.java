@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.report;
 
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.results.CellResult;
+import dev.fairbench.orchestrator.results.ClientGauge;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
@@ -50,6 +51,7 @@ public final class ProcessSplit {
   public static List<Row> of(ResultsDocument document) {
     java.util.Map<Integer, Double> factor = new java.util.HashMap<>();
     document.rounds().forEach(r -> factor.put(r.index(), r.factor()));
+    ClientGauge gauge = ClientGauge.of(document);
     List<Row> rows = new ArrayList<>();
     for (EntryResult entry : document.entries()) {
       if (entry.processes() == null || entry.processes().size() < 2) {
@@ -63,7 +65,7 @@ public final class ProcessSplit {
         for (RunRecord run : cell.countedRuns()) {
           double value = cell.kind() == CellKind.THROUGHPUT
               ? run.requestsPerSecond() / Math.exp(factor.getOrDefault(run.round(), 0.0))
-              : Statistics.cpuMicrosPerRequest(run.serverCpuSeconds(), run.requests());
+              : gauge.cpuPerRequest(cell, run);
           if (value > 0) {
             byProcess.get(processOf(entry.processes(), run.round()) - 1).add(value);
           }

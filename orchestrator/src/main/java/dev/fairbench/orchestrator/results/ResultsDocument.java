@@ -84,6 +84,9 @@ public record ResultsDocument(
    * @param forks                how many processes of each server measured the rounds in turn, each a block of
    *                             consecutive rounds (EntryResult's processes say which); null in runs made before
    *                             2026-12-05 17:20 UTC, which had one
+   * @param cpuGauge             what a constant-rate run's CPU-µs/request is read against: its own load client's
+   *                             CPU per request ({@link dev.fairbench.orchestrator.results.ClientGauge}); null in runs
+   *                             made before 2026-12-05 22:00 UTC, read against their rounds' effects alone
    */
   public record Method(
       CellKind kind,
@@ -106,10 +109,21 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       dev.fairbench.orchestrator.core.LadderRate ladderRate,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      Integer forks) {
+      Integer forks,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      dev.fairbench.orchestrator.core.CpuGauge cpuGauge) {
     public Method {
       rates = rates == null ? List.of() : List.copyOf(rates);
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);
+    }
+
+    /** A method without a CPU gauge, as every run before 2026-12-05 22:00 UTC was. */
+    public Method(CellKind kind, int rounds, int extraRounds, long seed, double rewarmSeconds, List<String> rates,
+        double disturbanceThreshold, int pipeline, boolean keepAlive, double ladderShare, List<String> ladderEndpoints,
+        Double wakeupThreshold, Double spellWaitSeconds, Double ladderDurationSeconds,
+        dev.fairbench.orchestrator.core.LadderRate ladderRate, Integer forks) {
+      this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
+          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null);
     }
   }
 

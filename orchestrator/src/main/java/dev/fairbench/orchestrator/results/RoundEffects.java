@@ -16,9 +16,27 @@ import java.util.List;
  *
  * @param rpsLog per round (index round − 1), its effect on log req/s (0 = a typical round)
  * @param cpuLog likewise on log CPU-µs/request
+ * @param gauge  the load client's gauge of a constant-rate run ({@link ClientGauge}); {@link ClientGauge#NONE} in
+ *               runs made without it
  */
-public record RoundEffects(double[] rpsLog, double[] cpuLog) {
+public record RoundEffects(double[] rpsLog, double[] cpuLog, ClientGauge gauge) {
   public static final RoundEffects NONE = new RoundEffects(new double[0], new double[0]);
+
+  public RoundEffects(double[] rpsLog, double[] cpuLog) {
+    this(rpsLog, cpuLog, ClientGauge.NONE);
+  }
+
+  /**
+   * A run's CPU-µs/request as the method counts it: a constant-rate cell's divided by its own client's gauge
+   * when the run has one (which sees the round's slowness too, and the seconds of the visit itself), every
+   * other by its round's effect.
+   */
+  public double cpuPerRequest(CellResult cell, RunRecord run) {
+    if (gauge.active() && cell.kind().constantRate()) {
+      return gauge.cpuPerRequest(cell, run);
+    }
+    return Statistics.cpuMicrosPerRequest(run.serverCpuSeconds(), run.requests()) / cpu(run.round());
+  }
 
   /** The factor req/s of a run in {@code round} is divided by (1 for an unknown round). */
   public double rps(int round) {
@@ -37,8 +55,9 @@ public record RoundEffects(double[] rpsLog, double[] cpuLog) {
   public static RoundEffects of(ResultsDocument document) {
     int maxRound = document.entries().stream().flatMap(e -> e.cells().stream()).flatMap(c -> c.countedRuns().stream())
         .mapToInt(RunRecord::round).max().orElse(0);
+    ClientGauge gauge = ClientGauge.of(document);
     if (maxRound < 2) {
-      return NONE;
+      return new RoundEffects(new double[0], new double[0], gauge);
     }
     List<double[]> rps = new ArrayList<>();
     List<double[]> cpu = new ArrayList<>();
@@ -65,9 +84,9 @@ public record RoundEffects(double[] rpsLog, double[] cpuLog) {
       }
     }
     if (rps.size() < 3) {
-      return NONE;
+      return new RoundEffects(new double[0], new double[0], gauge);
     }
     return new RoundEffects(RoundBlocks.medianPolish(rps.toArray(new double[0][])).roundEffects(),
-        RoundBlocks.medianPolish(cpu.toArray(new double[0][])).roundEffects());
+        RoundBlocks.medianPolish(cpu.toArray(new double[0][])).roundEffects(), gauge);
   }
 }

@@ -74,6 +74,19 @@ class LadderPipelineTest {
   }
 
   @Test
+  void aRunReadsItsConstantRateCellsAgainstTheLoadClientsGaugeAndKeepsWhatTheGaugeIsMadeOf() throws Exception {
+    ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
+    assertThat(results.method().cpuGauge()).isEqualTo(dev.fairbench.orchestrator.core.CpuGauge.CLIENT);
+    // Every ladder run keeps the client's CPU time the gauge is read from.
+    assertThat(ladder(entries.get("tiny-bare")).countedRuns()).allSatisfy(r -> assertThat(r.clientCpuSeconds()).isPositive());
+    // Two ladder cells of 2 runs fit no slope (3 cells of 6 runs at least): the report says each run is
+    // divided by its round's effect instead.
+    assertThat(dev.fairbench.orchestrator.results.ClientGauge.of(results).active()).isFalse();
+    assertThat(Files.readString(output.resolve("run/report.md")))
+        .contains("fewer than 3 of those cells had 6 runs, so each is divided by its round's effect");
+  }
+
+  @Test
   void ladderRunsLastTheLadderDurationWhileTheOtherCellsRunsLastTheDuration() throws Exception {
     ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
     assertThat(results.method().ladderDurationSeconds()).isEqualTo(2.0);

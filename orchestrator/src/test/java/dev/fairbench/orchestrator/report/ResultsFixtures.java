@@ -73,6 +73,15 @@ public final class ResultsFixtures {
             Map.of("200", requests), Map.of(), 0, false, 1.0, rate));
   }
 
+  /** A counted ladder run as {@link #ladderRun(int, double, double)}, the load client at {@code clientCpuMicros} per request. */
+  public static RunRecord ladderRun(int round, double rate, double cpuMicros, double clientCpuMicros) {
+    RunRecord r = ladderRun(round, rate, cpuMicros);
+    double client = r.requests() * clientCpuMicros / 1e6;
+    return new RunRecord(r.round(), r.visit(), r.counted(), r.requests(), r.durationSeconds(), r.requestsPerSecond(),
+        r.bytes(), r.non2xx(), r.socketErrors(), r.latencyMicros(), r.serverCpuSeconds(), r.serverPeakRssBytes(),
+        r.serverMemoryPeakBytes(), client, client / r.durationSeconds(), r.disturbance(), r.rate());
+  }
+
   public static CellResult ladderCell(String endpoint, List<RunRecord> runs) {
     return new CellResult(endpoint, CellKind.LADDER, "50%", CellStatus.MEASURED, "", runs, null,
         new WorkerObservation("threads", 1, 1, 1, 1, 12, 1, true), List.of());

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * own CPU time for them gauges how fast the machine ran during that very run.
  */
 public enum CpuGauge implements WireName {
-  /** Each run divided by its round's effect only (every run before 2026-12-05 22:00 UTC). */
+  /** Each run divided by its round's effect only (every run before 2026-12-05 21:10 UTC). */
   NONE("none"),
   /**
    * Each run divided by its own client's gauge: (the client's CPU per request in the run ÷ its median over

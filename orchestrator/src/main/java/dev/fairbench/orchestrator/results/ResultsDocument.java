@@ -86,7 +86,7 @@ public record ResultsDocument(
    *                             2026-12-05 17:20 UTC, which had one
    * @param cpuGauge             what a constant-rate run's CPU-µs/request is read against: its own load client's
    *                             CPU per request ({@link dev.fairbench.orchestrator.results.ClientGauge}); null in runs
-   *                             made before 2026-12-05 22:00 UTC, read against their rounds' effects alone
+   *                             made before 2026-12-05 21:10 UTC, read against their rounds' effects alone
    */
   public record Method(
       CellKind kind,
@@ -117,7 +117,7 @@ public record ResultsDocument(
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);
     }
 
-    /** A method without a CPU gauge, as every run before 2026-12-05 22:00 UTC was. */
+    /** A method without a CPU gauge, as every run before 2026-12-05 21:10 UTC was. */
     public Method(CellKind kind, int rounds, int extraRounds, long seed, double rewarmSeconds, List<String> rates,
         double disturbanceThreshold, int pipeline, boolean keepAlive, double ladderShare, List<String> ladderEndpoints,
         Double wakeupThreshold, Double spellWaitSeconds, Double ladderDurationSeconds,

@@ -720,7 +720,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           measuredAfter ? after.stats().medianRequestsPerSecond() : null, null, null, false, why, true, calibration);
     }
     if (kind == CellKind.LADDER) {
-      return ladderDraft(entry, cellName, before, after, beforeDoc, afterDoc, calibration);
+      return ladderDraft(entry, cellName, before, after, beforeDoc, afterDoc, beforeEffects.gauge(), afterEffects.gauge(),
+          calibration);
     }
     boolean cpu = kind.constantRate() || before.flags().contains(Flag.CLIENT_BOUND) || after.flags().contains(Flag.CLIENT_BOUND);
     Function<RunRecord, Double> metric = cpu
@@ -803,7 +804,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * baseline's own ladder cell is the denominator, not a figure of its own.
    */
   private static Draft ladderDraft(String entry, String cellName, CellResult before, CellResult after,
-      ResultsDocument beforeDoc, ResultsDocument afterDoc, boolean calibration) {
+      ResultsDocument beforeDoc, ResultsDocument afterDoc, ClientGauge beforeGauge, ClientGauge afterGauge,
+      boolean calibration) {
     String metric = "CPU-µs/req ÷ baseline";
     Optional<EntryResult> framework = beforeDoc.entries().stream().filter(e -> e.id().equals(entry)).findFirst();
     if (framework.isEmpty() || framework.get().standsOn().isEmpty()) {
@@ -812,8 +814,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           false, calibration);
     }
     String baseline = framework.get().standsOn();
-    List<Double> b = overheads(before, beforeDoc, baseline, ClientGauge.of(beforeDoc));
-    List<Double> a = overheads(after, afterDoc, baseline, ClientGauge.of(afterDoc));
+    List<Double> b = overheads(before, beforeDoc, baseline, beforeGauge);
+    List<Double> a = overheads(after, afterDoc, baseline, afterGauge);
     boolean doubtful = !Quality.trustworthy(before) || !Quality.trustworthy(after);
     if (b.isEmpty() || a.isEmpty()) {
       return new Draft(entry, cellName, CellKind.LADDER, metric, null, null, null, null, false,

@@ -107,7 +107,7 @@ public class RunCommand implements Callable<Integer> {
       description = "No extra round is begun, and no disturbed visit repeated, that would end the run past this long "
           + "after it began, preparation included (estimated from this run's own cost of a visit); a disturbed visit "
           + "with no time left for its repeat counts as it is, and the reports say how many did. The rounds "
-          + "themselves always run (default: 40m; 0 for no limit).")
+          + "themselves always run (default: 30m; 0 for no limit).")
   Duration timeLimit;
 
   @Option(names = "--seed", paramLabel = "N",
@@ -180,6 +180,13 @@ public class RunCommand implements Callable<Integer> {
   @Option(names = "--ladder-endpoints", paramLabel = "LIST", split = ",",
       description = "Endpoints with ladder cells (default: json).")
   List<String> ladderEndpoints;
+
+  @Option(names = "--baseline-endpoints", paramLabel = "LIST", split = ",",
+      description = "Endpoints of a baseline's throughput cells when a framework on it is in the run (it then has "
+          + "ladder cells, what it is there for): a comma-separated list that includes the ladder endpoints, or all "
+          + "(default: the ladder endpoints, so a run over every entry stays within its time; a baseline without a "
+          + "framework in the run is measured on every endpoint).")
+  List<String> baselineEndpoints;
 
   @Option(names = "--accept-fail", paramLabel = "CLAUSE", split = ",",
       description = "Measure entries that FAIL only these conformance clauses (e.g. 4.6); their cells are marked "
@@ -285,6 +292,9 @@ public class RunCommand implements Callable<Integer> {
         config = config.withLadderDuration(ladderDuration);
       }
       config = config.withLadderRate(ladderRate == null ? LadderRate.ROUND : LadderRate.parse(ladderRate.trim()));
+      config = config.withBaselineEndpoints(baselineEndpoints == null ? config.ladderEndpoints()
+          : baselineEndpoints.stream().map(String::trim).toList().equals(List.of("all")) ? null
+          : baselineEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList());
       if (forks != null) {
         if (forks < 1) {
           throw new IllegalArgumentException("--forks must be at least 1, got " + forks);

@@ -42,6 +42,11 @@ import java.util.List;
  * @param forks          the rounds are measured by this many processes of each server in turn, each started afresh
  *                       for its block of consecutive rounds (0 reads as 1: invocation blocks of runs made before
  *                       2026-12-05 17:20 UTC do not have it)
+ * @param baselineEndpoints the endpoints of a baseline's throughput cells when it has a ladder in the run (a
+ *                       framework standing on it, ladder cells on): its ladder cells are what it is there for, and its
+ *                       maximum on a ladder endpoint sets the ladder's rate, so these include the ladder endpoints
+ *                       (null: every endpoint, what invocation blocks of runs made before 2026-12-06 00:20 UTC, which
+ *                       do not have it, resume with; the command line's default is the ladder endpoints)
  */
 public record RunConfig(
     boolean benchmark,
@@ -71,7 +76,8 @@ public record RunConfig(
     Duration suiteTimeLimit,
     Duration ladderDuration,
     LadderRate ladderRate,
-    int forks) {
+    int forks,
+    List<Endpoint> baselineEndpoints) {
   /** More extra rounds than this would let a run grow without a bound a reader expects. */
   public static final int MAX_EXTRA_ROUNDS = 30;
 
@@ -88,21 +94,23 @@ public record RunConfig(
       List<Endpoint> ladderEndpoints, int startups, boolean onlyStartup) {
     this(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed, rates,
         connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive, acceptFail,
-        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null, null, 1);
+        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null, null, 1, null);
   }
 
   /** The same run with ladder runs of this length. */
   public RunConfig withLadderDuration(Duration length) {
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
-        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length, ladderRate, forks);
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length, ladderRate, forks,
+        baselineEndpoints);
   }
 
   /** The same run with the ladder's common rate chosen by this rule. */
   public RunConfig withLadderRate(LadderRate rule) {
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
-        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, rule, forks);
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, rule, forks,
+        baselineEndpoints);
   }
 
   /** The same run measured by this many processes of each server in turn. */
@@ -110,7 +118,29 @@ public record RunConfig(
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
         acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, ladderRate,
-        processes);
+        processes, baselineEndpoints);
+  }
+
+  /** The same run with a laddered baseline's throughput cells on these endpoints (null: every endpoint). */
+  public RunConfig withBaselineEndpoints(List<Endpoint> chosen) {
+    return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
+        rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, ladderRate,
+        forks, chosen);
+  }
+
+  /**
+   * The endpoints of a server's throughput (or rate) cells: {@link #baselineEndpoints} for a baseline that has a
+   * ladder in this run, every endpoint otherwise.
+   */
+  public List<Endpoint> endpointsOf(boolean baselineWithLadder) {
+    return baselineWithLadder && baselinesNarrowed() ? baselineEndpoints : endpoints;
+  }
+
+  /** Whether a baseline with a ladder is measured on fewer endpoints than the others. */
+  public boolean baselinesNarrowed() {
+    return ladderShare > 0 && kind == CellKind.THROUGHPUT && !ladderEndpoints.isEmpty()
+        && !baselineEndpoints.containsAll(endpoints);
   }
 
   /**
@@ -154,6 +184,12 @@ public record RunConfig(
     }
     endpoints = List.copyOf(endpoints);
     ladderEndpoints = List.copyOf(ladderEndpoints);
+    // In the order of --endpoints, so a narrowed baseline's cells come in the order every other server's do.
+    List<Endpoint> chosen = baselineEndpoints;
+    baselineEndpoints = chosen == null ? endpoints : endpoints.stream().filter(chosen::contains).toList();
+    if (chosen != null && !endpoints.containsAll(chosen)) {
+      throw new IllegalArgumentException("--baseline-endpoints must be among --endpoints");
+    }
     rates = List.copyOf(rates);
     acceptFail = List.copyOf(acceptFail);
     if (benchmark) {
@@ -226,6 +262,10 @@ public record RunConfig(
       if (!endpoints.containsAll(ladderEndpoints)) {
         throw new IllegalArgumentException("--ladder-endpoints must be among --endpoints");
       }
+      if (ladderShare > 0 && !baselineEndpoints.containsAll(ladderEndpoints)) {
+        throw new IllegalArgumentException("--baseline-endpoints must include the ladder endpoints (the ladder's rate "
+            + "is set by each rung's maximum on them, the baseline's too)");
+      }
       if (!(disturbanceThreshold > 0)) {
         throw new IllegalArgumentException("the disturbance threshold must be positive, got " + disturbanceThreshold);
       }
@@ -236,6 +276,6 @@ public record RunConfig(
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout, Duration suiteTimeLimit) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, Duration.ZERO, 0,
         List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false, suiteTimeLimit,
-        null, null, 1);
+        null, null, 1, null);
   }
 }

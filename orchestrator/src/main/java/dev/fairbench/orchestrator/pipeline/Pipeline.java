@@ -345,7 +345,11 @@ public final class Pipeline {
   private void measure() throws InterruptedException {
     List<Slot> live = slots.stream().filter(s -> s.server != null && s.status == EntryStatus.MEASURED).toList();
     for (Slot slot : live) {
-      for (Endpoint endpoint : config.endpoints()) {
+      // A baseline with a ladder in this run is there for its ladder cells: its throughput cells narrow to
+      // --baseline-endpoints, which include the ladder endpoints its maximum is needed on.
+      boolean laddered = oha != null && slot.role == Role.BASELINE
+          && live.stream().anyMatch(s -> s.standsOn().equals(slot.id()));
+      for (Endpoint endpoint : config.endpointsOf(laddered)) {
         if (slot.role == Role.CALIBRATION && endpoint == Endpoint.VALIDATE) {
           continue; // nginx has no JSON validation; the calibration covers the three GET endpoints
         }

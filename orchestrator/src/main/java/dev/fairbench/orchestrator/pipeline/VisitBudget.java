@@ -7,7 +7,8 @@ import java.util.Locale;
 
 /**
  * How many visits a run makes and about how long it takes: the cells the pipeline really measures
- * (each entry's endpoints × rates, the calibration server's three GET endpoints, the ladder
+ * (each entry's endpoints × rates, a baseline with a framework standing on it on its
+ * {@link RunConfig#baselineEndpoints} only, the calibration server's three GET endpoints, the ladder
  * cells of every baseline with a framework standing on it), × rounds. A visit found disturbed is
  * repeated once later in its round while a repeat fits in the time limit; those repeats are not counted here
  * (they cannot be known ahead).
@@ -47,7 +48,7 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
         // nginx has no JSON validation: its cells are the three GET endpoints.
         calibrationCells += (int) config.endpoints().stream().filter(e -> e != Endpoint.VALIDATE).count() * rates;
       } else {
-        entryCells += config.endpoints().size() * rates;
+        entryCells += config.endpointsOf(ladder && laddered(server, servers)).size() * rates;
       }
     }
     int ladderCells = 0;
@@ -117,6 +118,12 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     return String.format(Locale.ROOT, "%d cells (%s) × %d rounds = %d visits, plus one repeat of each visit found "
         + "disturbed%s; about %.0f min (%s)%s", cells(), parts, rounds, visits(),
         extraTimeLimitMinutes == 0 ? "" : " while the time limit allows", totalSeconds() / 60, times, extra);
+  }
+
+  /** A baseline with a framework standing on it among {@code servers}: it has ladder cells. */
+  static boolean laddered(Server server, List<Server> servers) {
+    return server.baseline() && !server.calibration()
+        && servers.stream().anyMatch(s -> s.standsOn().equals(server.id()));
   }
 
   private static String minutes(double seconds) {

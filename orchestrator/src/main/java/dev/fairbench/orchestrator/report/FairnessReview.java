@@ -81,7 +81,12 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
   /** Where the entry stands on the ladder, and what differs between it and its baseline. */
   private static String ladder(EntryResult entry, ResultsDocument results) {
     if (entry.baseline()) {
-      return "a baseline: the runtime's bare server, the floor its frameworks are measured over";
+      boolean narrowed = results.method() != null && results.method().baselineEndpoints() != null
+          && entry.cells().stream().anyMatch(c -> c.kind() == dev.fairbench.orchestrator.core.CellKind.LADDER);
+      return "a baseline: the runtime's bare server, the floor its frameworks are measured over" + (narrowed
+          ? "; its throughput cells on " + String.join(", ", results.method().baselineEndpoints())
+              + " only (--baseline-endpoints), beside its ladder cells"
+          : "");
     }
     if (entry.standsOn().isEmpty()) {
       return "stands on no baseline";

@@ -230,7 +230,7 @@ public final class MarkdownReport {
                 m.spellWaitSeconds())),
         env.loadGenerator(), env.load().connections(),
         m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request")
-        + gauge(document);
+        + gauge(document) + baselines(m);
   }
 
   /** How a constant-rate run's CPU-µs/request was read against its load client's; empty without the gauge or such cells. */
@@ -250,6 +250,13 @@ public final class MarkdownReport {
     return String.format(Locale.ROOT, " A constant-rate run's CPU-µs/request is divided by its load client's own CPU per "
         + "request in that run ÷ its cell's median, to the power %.2f (the slope over %d cells' %d runs), instead of by "
         + "its round's effect.", gauge.slope(), gauge.cells(), gauge.runs());
+  }
+
+  /** Which endpoints a baseline with a ladder had throughput cells on, when not every one; empty otherwise. */
+  static String baselines(ResultsDocument.Method m) {
+    return m.baselineEndpoints() == null ? "" : " A baseline with a framework on it in this run was measured in "
+        + "throughput cells on " + String.join(", ", m.baselineEndpoints()) + " only (--baseline-endpoints): its ladder "
+        + "cells are what it is there for.";
   }
 
   /** ", measured by 2 processes of each server in turn (rounds 1–4, 5–9 and the extra ones)"; empty for one. */

@@ -87,6 +87,9 @@ public record ResultsDocument(
    * @param cpuGauge             what a constant-rate run's CPU-µs/request is read against: its own load client's
    *                             CPU per request ({@link dev.fairbench.orchestrator.results.ClientGauge}); null in runs
    *                             made before 2026-12-05 21:10 UTC, read against their rounds' effects alone
+   * @param baselineEndpoints    the endpoints of a baseline's throughput cells when a framework standing on it was in
+   *                             the run (the ladder endpoints by default); null when such baselines were measured on
+   *                             every endpoint, as in every run made before 2026-12-06 00:20 UTC
    */
   public record Method(
       CellKind kind,
@@ -111,8 +114,11 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       Integer forks,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      dev.fairbench.orchestrator.core.CpuGauge cpuGauge) {
+      dev.fairbench.orchestrator.core.CpuGauge cpuGauge,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      List<String> baselineEndpoints) {
     public Method {
+      baselineEndpoints = baselineEndpoints == null ? null : List.copyOf(baselineEndpoints);
       rates = rates == null ? List.of() : List.copyOf(rates);
       ladderEndpoints = ladderEndpoints == null ? List.of() : List.copyOf(ladderEndpoints);
     }
@@ -123,7 +129,17 @@ public record ResultsDocument(
         Double wakeupThreshold, Double spellWaitSeconds, Double ladderDurationSeconds,
         dev.fairbench.orchestrator.core.LadderRate ladderRate, Integer forks) {
       this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
-          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null);
+          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null, null);
+    }
+
+    /** A method with every baseline on every endpoint, as every run before 2026-12-06 00:20 UTC was. */
+    public Method(CellKind kind, int rounds, int extraRounds, long seed, double rewarmSeconds, List<String> rates,
+        double disturbanceThreshold, int pipeline, boolean keepAlive, double ladderShare, List<String> ladderEndpoints,
+        Double wakeupThreshold, Double spellWaitSeconds, Double ladderDurationSeconds,
+        dev.fairbench.orchestrator.core.LadderRate ladderRate, Integer forks,
+        dev.fairbench.orchestrator.core.CpuGauge cpuGauge) {
+      this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
+          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, cpuGauge, null);
     }
   }
 

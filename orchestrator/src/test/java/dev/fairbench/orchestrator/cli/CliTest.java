@@ -120,6 +120,16 @@ class CliTest {
   }
 
   @Test
+  void baselineEndpointsWithoutTheLadderEndpointsAreAUsageError() {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--baseline-endpoints", "plaintext"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--baseline-endpoints must include the ladder endpoints");
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--baseline-endpoints", "json,nope"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("unknown endpoint \"nope\"");
+  }
+
+  @Test
   void noProcessOrMoreProcessesThanRoundsIsAUsageError() {
     assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--forks", "0", NO_SUCH_ENTRY))
         .isEqualTo(ExitCodes.USAGE);

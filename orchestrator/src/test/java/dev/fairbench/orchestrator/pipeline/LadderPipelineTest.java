@@ -32,7 +32,7 @@ class LadderPipelineTest {
   @BeforeAll
   static void runTheLadder() throws Exception {
     Path ladder = TestEntries.impls().getParent().resolve("ladder");
-    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", ladder.toString(), "--endpoints", "json",
+    CliRun run = CliRun.of("run", "--runtime", "native", "--impls", ladder.toString(), "--endpoints", "plaintext,json",
         "--warmup", "1s", "--rewarm", "0", "--rounds", "2", "--duration", "1s", "--ladder-duration", "2s",
         "--no-calibration", "--startups", "1",
         "--connections", "8", "--output", output.resolve("run").toString());
@@ -56,6 +56,20 @@ class LadderPipelineTest {
     assertThat(floor.countedRuns()).hasSize(2);
     assertThat(floor.countedRuns().getFirst().rate().targetRate())
         .isEqualTo(rung.countedRuns().getFirst().rate().targetRate());
+  }
+
+  @Test
+  void aBaselineWithItsFrameworkInTheRunIsMeasuredOnTheLadderEndpointsOnlyAndTheReportsSaySo() throws Exception {
+    assertThat(entries.get("tiny-bare").cells()).filteredOn(c -> c.kind() == CellKind.THROUGHPUT)
+        .extracting(CellResult::endpoint).containsExactly("json");
+    assertThat(entries.get("tiny-framework").cells()).filteredOn(c -> c.kind() == CellKind.THROUGHPUT)
+        .extracting(CellResult::endpoint).containsExactly("plaintext", "json");
+    ResultsDocument results = ResultsJson.read(output.resolve("run/results.json"));
+    assertThat(results.method().baselineEndpoints()).containsExactly("json");
+    assertThat(Files.readString(output.resolve("run/report.md")))
+        .contains("A baseline with a framework on it in this run was measured in throughput cells on json only");
+    assertThat(Files.readString(output.resolve("run/fairness.md"))).contains("its throughput cells on json only");
+    assertThat(stderr).contains("3 of entries and baselines");
   }
 
   @Test

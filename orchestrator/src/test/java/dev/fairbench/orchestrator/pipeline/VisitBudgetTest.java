@@ -105,6 +105,16 @@ class VisitBudgetTest {
   }
 
   @Test
+  void aBaselineWithItsFrameworksInTheRunCountsOnlyItsBaselineEndpointsUnlessThereIsNoLadder() {
+    RunConfig narrowed = defaults().withBaselineEndpoints(List.of(Endpoint.JSON));
+    // The six baselines of the reference run each with a framework on it: 3 endpoints fewer each.
+    assertThat(VisitBudget.of(referenceServers(), 0, true, narrowed).entryCells()).isEqualTo(64 - 6 * 3);
+    assertThat(VisitBudget.of(referenceServers(), 0, false, narrowed).entryCells()).as("no oha, no ladder").isEqualTo(64);
+    List<VisitBudget.Server> alone = List.of(new VisitBudget.Server("go-nethttp", true, "", false));
+    assertThat(VisitBudget.of(alone, 1, true, narrowed).entryCells()).as("no framework on it").isEqualTo(4);
+  }
+
+  @Test
   void aBaselineWithoutItsFrameworksInTheRunHasNoLadderCellsAndNoOhaMeansNone() {
     List<VisitBudget.Server> alone = List.of(new VisitBudget.Server("go-nethttp", true, "", false),
         new VisitBudget.Server("java-reference", false, "", false));

@@ -181,6 +181,14 @@ public class RunCommand implements Callable<Integer> {
       description = "Endpoints with ladder cells (default: json).")
   List<String> ladderEndpoints;
 
+  @Option(names = "--ladder-rates-from", paramLabel = "RESULTS.json",
+      description = "Hold each ladder at the rate it ran at in that earlier run, the one this run is to be compared "
+          + "with, where every rung here can hold it (at most 70%% of the slowest rung's maximum in this run's warm-up; "
+          + "else the ladder takes its own rate and the progress says so). A ladder's own rate follows its slowest "
+          + "rung, so a change that slows that rung would otherwise move its whole ladder to another rate, and compare "
+          + "cannot set cells at two rates side by side.")
+  Path ladderRatesFrom;
+
   @Option(names = "--baseline-endpoints", paramLabel = "LIST", split = ",",
       description = "Endpoints of a baseline's throughput cells when a framework on it is in the run (it then has "
           + "ladder cells, what it is there for): a comma-separated list that includes the ladder endpoints, or all "
@@ -292,6 +300,9 @@ public class RunCommand implements Callable<Integer> {
         config = config.withLadderDuration(ladderDuration);
       }
       config = config.withLadderRate(ladderRate == null ? LadderRate.ROUND : LadderRate.parse(ladderRate.trim()));
+      if (ladderRatesFrom != null) {
+        config = config.withHeldLadderRates(heldRates(ladderRatesFrom));
+      }
       config = config.withBaselineEndpoints(baselineEndpoints == null ? config.ladderEndpoints()
           : baselineEndpoints.stream().map(String::trim).toList().equals(List.of("all")) ? null
           : baselineEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList());
@@ -312,6 +323,25 @@ public class RunCommand implements Callable<Integer> {
         limitOptions.serverAddress == null ? "" : limitOptions.serverAddress, null,
         clientHost == null ? "" : clientHost, loadClient(clientEngine));
     return finish(request, out, err);
+  }
+
+  /** The ladder rates of an earlier run's results; a file that cannot be read or has no ladder is a usage error. */
+  private static dev.fairbench.orchestrator.config.HeldLadderRates heldRates(Path file) {
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("--ladder-rates-from " + file + ": no such file");
+    }
+    dev.fairbench.orchestrator.results.ResultsDocument earlier;
+    try {
+      earlier = dev.fairbench.orchestrator.results.ResultsJson.read(file);
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalArgumentException("--ladder-rates-from " + file + ": cannot read it as a results.json ("
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("")) + ")");
+    }
+    try {
+      return dev.fairbench.orchestrator.results.LadderRates.of(earlier, file.toString());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--ladder-rates-from " + e.getMessage());
+    }
   }
 
   /** `run --resume DIR`: the stopped run's recorded entries and settings, continued in its folder. */

@@ -47,6 +47,8 @@ import java.util.List;
  *                       maximum on a ladder endpoint sets the ladder's rate, so these include the ladder endpoints
  *                       (null: every endpoint, what invocation blocks of runs made before 2026-12-06 00:20 UTC, which
  *                       do not have it, resume with; the command line's default is the ladder endpoints)
+ * @param heldLadderRates the rates an earlier run's ladders ran at, held where this run's rungs can hold them
+ *                       (null: each ladder at its own rate)
  */
 public record RunConfig(
     boolean benchmark,
@@ -77,7 +79,8 @@ public record RunConfig(
     Duration ladderDuration,
     LadderRate ladderRate,
     int forks,
-    List<Endpoint> baselineEndpoints) {
+    List<Endpoint> baselineEndpoints,
+    HeldLadderRates heldLadderRates) {
   /** More extra rounds than this would let a run grow without a bound a reader expects. */
   public static final int MAX_EXTRA_ROUNDS = 30;
 
@@ -94,7 +97,7 @@ public record RunConfig(
       List<Endpoint> ladderEndpoints, int startups, boolean onlyStartup) {
     this(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed, rates,
         connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive, acceptFail,
-        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null, null, 1, null);
+        ladderShare, ladderEndpoints, startups, onlyStartup, ConformanceSuite.TIME_LIMIT, null, null, 1, null, null);
   }
 
   /** The same run with ladder runs of this length. */
@@ -102,7 +105,7 @@ public record RunConfig(
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
         acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, length, ladderRate, forks,
-        baselineEndpoints);
+        baselineEndpoints, heldLadderRates);
   }
 
   /** The same run with the ladder's common rate chosen by this rule. */
@@ -110,7 +113,7 @@ public record RunConfig(
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
         acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, rule, forks,
-        baselineEndpoints);
+        baselineEndpoints, heldLadderRates);
   }
 
   /** The same run measured by this many processes of each server in turn. */
@@ -118,7 +121,7 @@ public record RunConfig(
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
         acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, ladderRate,
-        processes, baselineEndpoints);
+        processes, baselineEndpoints, heldLadderRates);
   }
 
   /** The same run with a laddered baseline's throughput cells on these endpoints (null: every endpoint). */
@@ -126,7 +129,15 @@ public record RunConfig(
     return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
         rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
         acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, ladderRate,
-        forks, chosen);
+        forks, chosen, heldLadderRates);
+  }
+
+  /** The same run with its ladders held at an earlier run's rates where they can be (null: their own rates). */
+  public RunConfig withHeldLadderRates(HeldLadderRates held) {
+    return new RunConfig(benchmark, kind, endpoints, duration, warmup, rewarm, rounds, extraRounds, extraTimeLimit, seed,
+        rates, connections, threads, requestTimeout, limits, calibration, disturbanceThreshold, pipeline, keepAlive,
+        acceptFail, ladderShare, ladderEndpoints, startups, onlyStartup, suiteTimeLimit, ladderDuration, ladderRate,
+        forks, baselineEndpoints, held);
   }
 
   /**
@@ -266,6 +277,10 @@ public record RunConfig(
         throw new IllegalArgumentException("--baseline-endpoints must include the ladder endpoints (the ladder's rate "
             + "is set by each rung's maximum on them, the baseline's too)");
       }
+      if (heldLadderRates != null && !(ladderShare > 0)) {
+        throw new IllegalArgumentException("--ladder-rates-from holds ladders' rates; this run has no ladder "
+            + "(--ladder-share 0 or --mode rate)");
+      }
       if (!(disturbanceThreshold > 0)) {
         throw new IllegalArgumentException("the disturbance threshold must be positive, got " + disturbanceThreshold);
       }
@@ -276,6 +291,6 @@ public record RunConfig(
   public static RunConfig conformanceOnly(Limits limits, Duration requestTimeout, Duration suiteTimeLimit) {
     return new RunConfig(false, CellKind.THROUGHPUT, List.of(), Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, Duration.ZERO, 0,
         List.of(), 0, 0, requestTimeout, limits, false, 1, 1, true, List.of(), 0, List.of(), 0, false, suiteTimeLimit,
-        null, null, 1, null);
+        null, null, 1, null, null);
   }
 }

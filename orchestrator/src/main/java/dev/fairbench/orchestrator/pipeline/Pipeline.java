@@ -9,6 +9,7 @@ import dev.fairbench.conformance.Verdict;
 import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.RateSpec;
+import dev.fairbench.orchestrator.config.HeldLadderRates;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.CellStatus;
@@ -715,9 +716,10 @@ public final class Pipeline {
               .max().orElse(0));
         }
         RateSpec share = new RateSpec(config.ladderShare() * 100, true);
+        double rate = ladderRate(base, endpoint, slowest);
         for (Slot rung : rungs) {
           Cell ladder = new Cell(rung, endpoint, share, CellKind.LADDER);
-          ladder.targetRate = config.ladderRate().of(config.ladderShare(), slowest);
+          ladder.targetRate = rate;
           if (!(ladder.targetRate >= 1)) {
             ladder.fail("a rung of the ladder measured no maximum in the warm-up; no common rate");
           } else {
@@ -731,6 +733,32 @@ public final class Pipeline {
         }
       }
     }
+  }
+
+  /**
+   * The ladder's common rate: the rate an earlier run held it at (--ladder-rates-from) when every rung here can
+   * hold it with room, else its own rule's share of the slowest rung's maximum; the progress says which.
+   */
+  private double ladderRate(Slot base, Endpoint endpoint, double slowest) {
+    double own = config.ladderRate().of(config.ladderShare(), slowest);
+    HeldLadderRates held = config.heldLadderRates();
+    if (held == null || !(own >= 1)) {
+      return own;
+    }
+    String ladder = HeldLadderRates.key(base.id(), endpoint);
+    Optional<Double> kept = held.holdable(base.id(), endpoint, slowest);
+    if (kept.isPresent()) {
+      listener.note(String.format(Locale.ROOT, "ladder %s: held at %.0f req/s, as in %s (%.0f%% of its slowest rung's "
+          + "maximum here; its own rate would be %.0f)", ladder, kept.get(), held.from(), 100 * kept.get() / slowest, own));
+      return kept.get();
+    }
+    listener.note(held.rate(base.id(), endpoint).map(r -> String.format(Locale.ROOT, "ladder %s: not held at %.0f "
+        + "req/s, as in %s: that is %.0f%% of its slowest rung's maximum here, above %.0f%%; at its own rate, %.0f "
+        + "req/s (compare will say the two runs' ladders ran at two rates)", ladder, r, held.from(), 100 * r / slowest,
+        100 * HeldLadderRates.HOLDABLE_SHARE, own))
+        .orElse(String.format(Locale.ROOT, "ladder %s: %s has no rate for it; at its own rate, %.0f req/s", ladder,
+            held.from(), own)));
+    return own;
   }
 
   /**

@@ -958,6 +958,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
             + (m.ladderRate() == null ? "" : ", ladder rate " + m.ladderRate().wireName()))
         + (m.forks() == null || m.forks() == 1 ? "" : ", " + m.forks() + " processes per server")
         + (m.baselineEndpoints() == null ? "" : ", laddered baselines on " + String.join(",", m.baselineEndpoints()))
+        + (m.ladderRatesFrom() == null ? "" : ", ladder rates held from " + m.ladderRatesFrom())
         + (m.cpuGauge() == null || m.cpuGauge() == CpuGauge.NONE ? ""
             : ", constant-rate CPU read against the " + m.cpuGauge().wireName() + "'s");
   }

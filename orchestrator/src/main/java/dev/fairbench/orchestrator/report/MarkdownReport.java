@@ -230,7 +230,7 @@ public final class MarkdownReport {
                 m.spellWaitSeconds())),
         env.loadGenerator(), env.load().connections(),
         m.pipeline() > 1 ? ", pipelined ×" + m.pipeline() : "", m.keepAlive() ? "" : ", a new connection per request")
-        + gauge(document) + baselines(m);
+        + gauge(document) + baselines(m) + heldRates(m);
   }
 
   /** How a constant-rate run's CPU-µs/request was read against its load client's; empty without the gauge or such cells. */
@@ -257,6 +257,14 @@ public final class MarkdownReport {
     return m.baselineEndpoints() == null ? "" : " A baseline with a framework on it in this run was measured in "
         + "throughput cells on " + String.join(", ", m.baselineEndpoints()) + " only (--baseline-endpoints): its ladder "
         + "cells are what it is there for.";
+  }
+
+  /** Whose ladder rates this run held, when it held any; empty otherwise. */
+  static String heldRates(ResultsDocument.Method m) {
+    return m.ladderRatesFrom() == null ? "" : String.format(Locale.ROOT, " Each ladder ran at the rate it ran at in %s "
+        + "(--ladder-rates-from) where that was at most %.0f%% of its slowest rung's maximum here, else at its own rate "
+        + "(the ladder table gives each rate).", m.ladderRatesFrom(),
+        100 * dev.fairbench.orchestrator.config.HeldLadderRates.HOLDABLE_SHARE);
   }
 
   /** ", measured by 2 processes of each server in turn (rounds 1–4, 5–9 and the extra ones)"; empty for one. */

@@ -90,6 +90,8 @@ public record ResultsDocument(
    * @param baselineEndpoints    the endpoints of a baseline's throughput cells when a framework standing on it was in
    *                             the run (the ladder endpoints by default); null when such baselines were measured on
    *                             every endpoint, as in every run made before 2026-12-06 00:20 UTC
+   * @param ladderRatesFrom      the earlier run whose ladders' rates this run held where its rungs could
+   *                             (`--ladder-rates-from`); null when every ladder took its own rate
    */
   public record Method(
       CellKind kind,
@@ -116,7 +118,9 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       dev.fairbench.orchestrator.core.CpuGauge cpuGauge,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      List<String> baselineEndpoints) {
+      List<String> baselineEndpoints,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      String ladderRatesFrom) {
     public Method {
       baselineEndpoints = baselineEndpoints == null ? null : List.copyOf(baselineEndpoints);
       rates = rates == null ? List.of() : List.copyOf(rates);
@@ -129,7 +133,7 @@ public record ResultsDocument(
         Double wakeupThreshold, Double spellWaitSeconds, Double ladderDurationSeconds,
         dev.fairbench.orchestrator.core.LadderRate ladderRate, Integer forks) {
       this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
-          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null, null);
+          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null, null, null);
     }
 
     /** A method with every baseline on every endpoint, as every run before 2026-12-06 00:20 UTC was. */
@@ -139,7 +143,8 @@ public record ResultsDocument(
         dev.fairbench.orchestrator.core.LadderRate ladderRate, Integer forks,
         dev.fairbench.orchestrator.core.CpuGauge cpuGauge) {
       this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
-          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, cpuGauge, null);
+          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, cpuGauge, null,
+          null);
     }
   }
 

@@ -130,6 +130,23 @@ class CliTest {
   }
 
   @Test
+  void ladderRatesFromAFileThatIsMissingOrHasNoLadderAreUsageErrors(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--ladder-rates-from", dir.resolve("none.json").toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("none.json: no such file");
+    java.nio.file.Path notResults = java.nio.file.Files.writeString(dir.resolve("x.json"), "[1, 2]");
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--ladder-rates-from", notResults.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("x.json: cannot read it as a results.json");
+    java.nio.file.Path noLadder = java.nio.file.Path.of("..").toAbsolutePath().normalize()
+        .resolve("results/reference-2026-12-01/results.json");
+    assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--mode", "rate", "--rate", "100",
+        "--ladder-rates-from", noLadder.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("this run has no ladder");
+  }
+
+  @Test
   void noProcessOrMoreProcessesThanRoundsIsAUsageError() {
     assertThat(execute("run", "--impls", TestEntries.impls().toString(), "--forks", "0", NO_SUCH_ENTRY))
         .isEqualTo(ExitCodes.USAGE);

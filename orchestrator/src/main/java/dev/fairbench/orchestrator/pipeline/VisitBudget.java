@@ -12,11 +12,14 @@ import java.util.Locale;
  * cells of every baseline with a framework standing on it), × rounds. A visit found disturbed is
  * repeated once later in its round while a repeat fits in the time limit; those repeats are not counted here
  * (they cannot be known ahead).
- * The seconds come from the reference run of 2026-12-01 (results/reference-2026-12-01/, native,
- * warm build caches: 24.5 minutes for 20 selections and 729 visits): preparing a selection took
- * about 7.5 s (build, start, the suite, the fresh starts; one that is unavailable takes less, a
- * cold build much more), a warm-up the warm-up length and 0.1 s per cell, a visit the re-warm, the
- * run and 0.1 s (thaw, the client's start, samples, freeze, rewriting results.json).
+ * The seconds come from the run of 2026-12-06 00:17 UTC (results/reference/, native, warm build
+ * caches, the defaults of that day: 30.0 minutes in all, 24.5 of them before its extra rounds, for 21
+ * selections and 612 visits of 68 cells): preparing a selection took about 10.7 s (build, start, the
+ * suite's 76 clauses, the fresh starts; one that is unavailable takes less, a cold build much more),
+ * a warm-up the warm-up length and 0.3 s per cell, a visit the re-warm, the run and 0.3 s (thaw, the
+ * client's start and wrk's tenth of a second past its -d, the speed and wake-up readings, freeze,
+ * rewriting results.json, and the visit's share of repeats and waits for slow spells). The reference
+ * run of 2026-12-01, before those readings and with a suite of 67 clauses, took 7.5 s and 0.1 s.
  *
  * @param servers          selections to prepare (entries, baselines, the calibration server)
  * @param entryCells       throughput or rate cells of entries and baselines
@@ -28,9 +31,9 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     double prepareSeconds, double warmupSeconds, double roundsSeconds, int extraVisits, double extraSeconds,
     long extraTimeLimitMinutes) {
   /** Seconds to prepare one selection with warm build caches, measured in the reference run. */
-  static final double PREPARE_SECONDS = 7.5;
+  static final double PREPARE_SECONDS = 10.7;
   /** Seconds a warm-up or a visit costs beyond its load, measured in the reference run. */
-  static final double OVERHEAD_SECONDS = 0.1;
+  static final double OVERHEAD_SECONDS = 0.3;
 
   /** One server of the run as the budget needs it. */
   public record Server(String id, boolean baseline, String standsOn, boolean calibration) {}

@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.cli;
 import dev.fairbench.conformance.SpecClause;
 import dev.fairbench.orchestrator.config.Defaults;
 import dev.fairbench.orchestrator.config.FairbenchPaths;
+import dev.fairbench.orchestrator.config.HeldLadderRates;
 import dev.fairbench.orchestrator.config.RateSpec;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
@@ -15,6 +16,9 @@ import dev.fairbench.orchestrator.load.LocalLoadClient;
 import dev.fairbench.orchestrator.pipeline.RunSession;
 import dev.fairbench.orchestrator.results.Invocation;
 import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.LadderRates;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
 import dev.fairbench.orchestrator.runtime.ClientContainer;
 import dev.fairbench.orchestrator.runtime.DockerEngine;
 import java.io.PrintWriter;
@@ -303,9 +307,9 @@ public class RunCommand implements Callable<Integer> {
       if (ladderRatesFrom != null) {
         config = config.withHeldLadderRates(heldRates(ladderRatesFrom));
       }
-      config = config.withBaselineEndpoints(baselineEndpoints == null ? config.ladderEndpoints()
-          : baselineEndpoints.stream().map(String::trim).toList().equals(List.of("all")) ? null
-          : baselineEndpoints.stream().map(String::trim).map(Endpoint::parse).distinct().toList());
+      List<String> chosen = baselineEndpoints == null ? null : baselineEndpoints.stream().map(String::trim).toList();
+      config = config.withBaselineEndpoints(chosen == null ? config.ladderEndpoints()
+          : chosen.equals(List.of("all")) ? null : chosen.stream().map(Endpoint::parse).distinct().toList());
       if (forks != null) {
         if (forks < 1) {
           throw new IllegalArgumentException("--forks must be at least 1, got " + forks);
@@ -326,19 +330,19 @@ public class RunCommand implements Callable<Integer> {
   }
 
   /** The ladder rates of an earlier run's results; a file that cannot be read or has no ladder is a usage error. */
-  private static dev.fairbench.orchestrator.config.HeldLadderRates heldRates(Path file) {
+  private static HeldLadderRates heldRates(Path file) {
     if (!java.nio.file.Files.isRegularFile(file)) {
       throw new IllegalArgumentException("--ladder-rates-from " + file + ": no such file");
     }
-    dev.fairbench.orchestrator.results.ResultsDocument earlier;
+    ResultsDocument earlier;
     try {
-      earlier = dev.fairbench.orchestrator.results.ResultsJson.read(file);
+      earlier = ResultsJson.read(file);
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalArgumentException("--ladder-rates-from " + file + ": cannot read it as a results.json ("
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("")) + ")");
     }
     try {
-      return dev.fairbench.orchestrator.results.LadderRates.of(earlier, file.toString());
+      return LadderRates.of(earlier, file.toString());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--ladder-rates-from " + e.getMessage());
     }

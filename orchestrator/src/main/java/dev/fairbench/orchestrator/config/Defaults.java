@@ -72,7 +72,7 @@ public final class Defaults {
    * No extra round is begun, and no disturbed visit repeated, that would take the run past this,
    * preparation included: a default run over every entry (about 18 servers) is to end within half an
    * hour. With a laddered baseline measured on its ladder endpoints only (RunConfig#baselineEndpoints) its
-   * rounds end near 25 minutes on a quiet hour, leaving the rest for repeats and extra rounds
+   * rounds end about 25 minutes after it begins (24.5 in the reference of 2026-12-06), leaving the rest for repeats and extra rounds
    * (docs/ORCHESTRATOR.md, "Time budget"); from 2026-12-05 04:00 to 2026-12-06 it was 40 minutes, with
    * every baseline on every endpoint.
    */

@@ -155,6 +155,7 @@ class ClientHostTest {
   private Result orchestrator(String... args) throws IOException, InterruptedException {
     String java = ProcessHandle.current().info().command().orElse("java");
     List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+        "-Dfairbench.verdicts=none",
         "-D" + FairbenchPaths.ROOT_PROPERTY + "=" + TestEntries.repositoryRoot(), FairbenchCommand.class.getName()));
     command.addAll(List.of(args));
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);

@@ -192,6 +192,7 @@ class TwoHostsNetnsTest {
       command.addAll(List.of("nsenter", "--net=" + CLIENT_NETNS, "--"));
     }
     command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"),
+        "-Dfairbench.verdicts=none",
         "-D" + FairbenchPaths.ROOT_PROPERTY + "=" + TestEntries.repositoryRoot(), FairbenchCommand.class.getName()));
     command.addAll(List.of(args));
     // The local engine needs these (the launcher exports them); the remote one ignores them.

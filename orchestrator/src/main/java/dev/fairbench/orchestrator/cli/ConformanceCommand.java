@@ -11,6 +11,7 @@ import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.events.ProgressPrinter;
 import dev.fairbench.orchestrator.pipeline.RunSession;
+import dev.fairbench.orchestrator.pipeline.VerdictStore;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -143,7 +144,8 @@ public final class ConformanceCommand implements Callable<Integer> {
     RunSession.Request request = new RunSession.Request(entries, catalog, paths.root().resolve("calibration"),
         Defaults.CALIBRATION, config, dir, limitOptions::runtime,
         (at, runtime, client, loadGenerator, cfg) -> Sessions.environment(at, paths, runtime, client, loadGenerator, cfg),
-        true);
+        true)
+        .withVerdicts(VerdictStore.at(paths.verdicts(), VerdictStore.Use.RECORD));
     ResultsDocument results;
     try {
       results = RunSession.run(request, progress, err).results();

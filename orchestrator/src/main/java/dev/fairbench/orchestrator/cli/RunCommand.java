@@ -14,6 +14,7 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog;
 import dev.fairbench.orchestrator.pipeline.Resumption;
 import dev.fairbench.orchestrator.load.LocalLoadClient;
 import dev.fairbench.orchestrator.pipeline.RunSession;
+import dev.fairbench.orchestrator.pipeline.VerdictStore;
 import dev.fairbench.orchestrator.results.Invocation;
 import dev.fairbench.orchestrator.results.EntryStatus;
 import dev.fairbench.orchestrator.results.LadderRates;
@@ -206,6 +207,12 @@ public class RunCommand implements Callable<Integer> {
           + "suite does not have is refused.")
   List<String> acceptFail = List.of();
 
+  @Option(names = "--fresh-conformance",
+      description = "Run the conformance suite on every entry. Without it, an entry whose files, toolchain, runtime "
+          + "and limits, and the suite itself, hash the same as at an earlier check (kept in .fairbench/verdicts/ "
+          + "of this checkout) reuses that check's verdict; every report says which verdicts were reused and from when.")
+  boolean freshConformance;
+
   @Option(names = "--startups", paramLabel = "N", defaultValue = "5",
       description = "Fresh warm starts per entry for its start-time figures, after the build; one cold start (page "
           + "cache dropped, natively, as root) besides (default: ${DEFAULT-VALUE}).")
@@ -325,7 +332,8 @@ public class RunCommand implements Callable<Integer> {
         (now, runtime, client, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, client, loadGenerator, cfg),
         !noBaselines, limitOptions.serverHost == null ? "" : limitOptions.serverHost,
         limitOptions.serverAddress == null ? "" : limitOptions.serverAddress, null,
-        clientHost == null ? "" : clientHost, loadClient(clientEngine));
+        clientHost == null ? "" : clientHost, loadClient(clientEngine))
+        .withVerdicts(VerdictStore.at(paths.verdicts(), freshConformance ? VerdictStore.Use.RECORD : VerdictStore.Use.REUSE));
     return finish(request, out, err);
   }
 
@@ -385,7 +393,8 @@ public class RunCommand implements Callable<Integer> {
         limitOptions::runtime,
         (now, runtime, client, loadGenerator, cfg) -> Sessions.environment(now, paths, runtime, client, loadGenerator, cfg),
         recorded.baselines(), recorded.serverHost(), recorded.serverAddress(), from, recorded.clientHost(),
-        loadClient(clientEngine));
+        loadClient(clientEngine))
+        .withVerdicts(VerdictStore.at(paths.verdicts(), VerdictStore.Use.REUSE));
     try {
       return finish(request, out, err);
     } catch (RunSession.PreflightException e) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
  */
 public record FairbenchPaths(Path root) {
   public static final String ROOT_PROPERTY = "fairbench.root";
+  public static final String VERDICTS_PROPERTY = "fairbench.verdicts";
 
   public static FairbenchPaths detect() {
     String property = System.getProperty(ROOT_PROPERTY);
@@ -21,5 +22,18 @@ public record FairbenchPaths(Path root) {
 
   public Path results() {
     return root.resolve("results");
+  }
+
+  /**
+   * Where conformance verdicts are kept for reuse by content hash: {@code -Dfairbench.verdicts} (a folder, or
+   * {@code none} to keep none: the build's tests run so, each run of theirs checking afresh), by default
+   * .fairbench/verdicts/ of the checkout (ignored by git: a fresh clone starts without). Null for none.
+   */
+  public Path verdicts() {
+    String property = System.getProperty(VERDICTS_PROPERTY);
+    if (property == null || property.isBlank()) {
+      return root.resolve(".fairbench").resolve("verdicts");
+    }
+    return property.equals("none") ? null : Path.of(property).toAbsolutePath().normalize();
   }
 }

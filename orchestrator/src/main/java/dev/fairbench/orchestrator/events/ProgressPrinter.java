@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.events;
 
 import dev.fairbench.conformance.SuiteReport;
 import dev.fairbench.conformance.Verdict;
+import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.RunRecord;
 import java.io.PrintWriter;
@@ -41,6 +42,13 @@ public class ProgressPrinter implements RunListener {
     say("  conformance: %s (%d PASS, %d WARN, %d FAIL; report %s)", report.overall(),
         report.withVerdict(Verdict.PASS).size(), report.withVerdict(Verdict.WARN).size(),
         report.withVerdict(Verdict.FAIL).size(), jsonReport);
+  }
+
+  @Override
+  public void conformanceReused(String id, SuiteReport report, Path jsonReport, ConformanceSummary.Reused reused) {
+    say("  conformance: %s (%d PASS, %d WARN, %d FAIL) reused from %s: entry, suite, toolchain and limits unchanged; "
+            + "report %s", report.overall(), report.withVerdict(Verdict.PASS).size(), report.withVerdict(Verdict.WARN).size(),
+        report.withVerdict(Verdict.FAIL).size(), reused.describe(), jsonReport);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.fairbench.orchestrator.events;
 
 import dev.fairbench.conformance.SuiteReport;
+import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.RunRecord;
 import java.nio.file.Path;
@@ -17,6 +18,9 @@ public interface RunListener {
   default void serverReady(String id, String baseUrl) {}
 
   default void conformanceFinished(String id, SuiteReport report, Path jsonReport) {}
+
+  /** The suite did not run: an earlier check's verdict was reused, its content hash unchanged. */
+  default void conformanceReused(String id, SuiteReport report, Path jsonReport, ConformanceSummary.Reused reused) {}
 
   /** The entry is prepared (kept running, frozen) or failed; its status says which. */
   default void prepared(EntryResult entry) {}

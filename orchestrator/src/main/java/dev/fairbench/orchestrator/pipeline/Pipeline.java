@@ -104,6 +104,8 @@ public final class Pipeline {
   private final List<RoundRecord> rounds = new ArrayList<>();
   /** The run this one continues; null for a fresh run. */
   private Resumption resumption;
+  /** Where the suite's verdicts are kept and may be reused from. */
+  private VerdictStore verdicts = VerdictStore.NONE;
   /** A resumed run leaves the file it continues as it is until the kept runs are in its cells. */
   private boolean mayWrite = true;
   /** The servers run in more than one runtime: every one's limits are read back and checked equal. */
@@ -151,6 +153,12 @@ public final class Pipeline {
   public Pipeline resuming(Resumption from) {
     this.resumption = from;
     this.mayWrite = false;
+    return this;
+  }
+
+  /** Keeps the suite's verdicts in {@code store}, and reuses them if it says so. */
+  public Pipeline keepingVerdicts(VerdictStore store) {
+    this.verdicts = store;
     return this;
   }
 
@@ -292,21 +300,40 @@ public final class Pipeline {
       return;
     }
     Path reportFile = resultsFile.resolveSibling("conformance").resolve(slot.id().replace(':', '_') + ".json");
+    String contentHash = verdicts.records()
+        ? VerdictStore.contentHash(variant, runtime.name(), slot.versions, config.limits(), config.suiteTimeLimit())
+        : null;
+    Optional<VerdictStore.Kept> kept = contentHash == null ? Optional.empty() : verdicts.find(contentHash);
     SuiteReport report;
-    try {
-      report = ConformanceSuite.run(server.baseUrl(), config.suiteTimeLimit());
-    } catch (UnreachableServerException e) {
-      slot.fail(EntryStatus.FAILED, "the conformance suite could not reach the server: " + e.getMessage()
-          + server.exitReason().map(r -> " (server " + r + ")").orElse(""), server.logTail(TAIL_LINES));
-      return;
+    if (kept.isPresent()) {
+      report = kept.get().report();
+    } else {
+      try {
+        report = ConformanceSuite.run(server.baseUrl(), config.suiteTimeLimit());
+      } catch (UnreachableServerException e) {
+        slot.fail(EntryStatus.FAILED, "the conformance suite could not reach the server: " + e.getMessage()
+            + server.exitReason().map(r -> " (server " + r + ")").orElse(""), server.logTail(TAIL_LINES));
+        return;
+      }
     }
     try {
       ConformanceReports.writeJson(report, reportFile);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the conformance report " + reportFile, e);
     }
-    listener.conformanceFinished(slot.id(), report, reportFile);
-    slot.conformance = summary(report, resultsFile.getParent().relativize(reportFile).toString());
+    String reportPath = resultsFile.getParent().relativize(reportFile).toString();
+    if (kept.isPresent()) {
+      listener.conformanceReused(slot.id(), report, reportFile, kept.get().reused());
+      slot.conformance = summary(report, reportPath, kept.get().reused());
+    } else {
+      listener.conformanceFinished(slot.id(), report, reportFile);
+      slot.conformance = summary(report, reportPath, null);
+      // Kept only from a server still alive: a verdict of one that died during the suite is not its own.
+      if (contentHash != null && server.isAlive()) {
+        verdicts.keep(contentHash, report, config.suiteTimeLimit())
+            .ifPresent(why -> listener.note("  " + slot.id() + ": " + why));
+      }
+    }
     List<String> failed = report.withVerdict(Verdict.FAIL).stream().map(ClauseResult::id).toList();
     // A server that mishandles pipelining cannot be measured pipelined, whatever --accept-fail says.
     List<String> notAccepted = failed.stream()
@@ -319,8 +346,8 @@ public final class Pipeline {
     }
     slot.acceptedFailures = failed;
     if (!server.isAlive()) {
-      slot.fail(EntryStatus.FAILED, "the server " + server.exitReason().orElse("exited") + " during the conformance suite",
-          server.logTail(TAIL_LINES));
+      slot.fail(EntryStatus.FAILED, "the server " + server.exitReason().orElse("exited")
+          + (kept.isPresent() ? " after it was ready" : " during the conformance suite"), server.logTail(TAIL_LINES));
       return;
     }
     slot.status = config.benchmark() ? EntryStatus.MEASURED : EntryStatus.CONFORMANT;
@@ -1218,13 +1245,13 @@ public final class Pipeline {
     }
   }
 
-  static ConformanceSummary summary(SuiteReport report, String reportPath) {
+  static ConformanceSummary summary(SuiteReport report, String reportPath, ConformanceSummary.Reused reused) {
     Function<Verdict, List<String>> describe = verdict -> report.withVerdict(verdict).stream()
         .map(c -> c.id() + (c.findings().isEmpty() ? "" : ": " + c.findings().getFirst()))
         .toList();
     return new ConformanceSummary(report.overall(), report.withVerdict(Verdict.PASS).size(),
         report.withVerdict(Verdict.WARN).size(), report.withVerdict(Verdict.FAIL).size(),
-        describe.apply(Verdict.FAIL), describe.apply(Verdict.WARN), reportPath);
+        describe.apply(Verdict.FAIL), describe.apply(Verdict.WARN), reportPath, reused);
   }
 
   private static EntryStatus statusOf(ServerStartException.Stage stage) {

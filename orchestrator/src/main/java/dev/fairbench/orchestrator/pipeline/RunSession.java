@@ -72,6 +72,7 @@ public final class RunSession {
    *                       container on a client host's engine (run --client-host)
    * @param runtimes       makes the runtime a selector names when it is not the default one
    *                       (`go-gin@docker` in a native run), given the folder for its logs
+   * @param verdicts       where the suite's verdicts are kept, and whether they are reused (none: neither)
    */
   public record Request(
       List<String> selectors,
@@ -88,7 +89,27 @@ public final class RunSession {
       Resumption resume,
       String clientHost,
       LoadClientFactory loadClient,
-      RuntimeMaker runtimes) {
+      RuntimeMaker runtimes,
+      VerdictStore verdicts) {
+    public Request {
+      verdicts = verdicts == null ? VerdictStore.NONE : verdicts;
+    }
+
+    /** Neither keeping nor reusing conformance verdicts. */
+    public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
+        RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
+        boolean baselines, String serverHost, String serverAddress, Resumption resume, String clientHost,
+        LoadClientFactory loadClient, RuntimeMaker runtimes) {
+      this(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory, environment, baselines,
+          serverHost, serverAddress, resume, clientHost, loadClient, runtimes, VerdictStore.NONE);
+    }
+
+    /** The same request with the suite's verdicts kept in, and perhaps reused from, {@code store}. */
+    public Request withVerdicts(VerdictStore store) {
+      return new Request(selectors, catalog, calibrationDir, calibrationServer, config, output, runtimeFactory,
+          environment, baselines, serverHost, serverAddress, resume, clientHost, loadClient, runtimes, store);
+    }
+
     /** With the runtimes of this machine for selectors that name one. */
     public Request(List<String> selectors, EntryCatalog catalog, Path calibrationDir, String calibrationServer,
         RunConfig config, Path output, Function<Path, ServerRuntime> runtimeFactory, EnvironmentFactory environment,
@@ -411,6 +432,7 @@ public final class RunSession {
       if (resume != null) {
         pipeline.resuming(resume);
       }
+      pipeline.keepingVerdicts(request.verdicts());
       ResultsDocument results = pipeline.run(servers, calibrationServer);
       Reports.Written written = config.benchmark() ? Reports.writeAll(results, dir) : null;
       boolean failed = false;

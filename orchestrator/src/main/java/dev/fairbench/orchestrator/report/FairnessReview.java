@@ -151,8 +151,10 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           WorkersCheck.of(seen, entry),
           fact.production(),
           fact.departures(),
-          conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)",
-              conformance.verdict().name(), conformance.pass(), conformance.warn(), conformance.fail()),
+          conformance == null ? "not run" : String.format(Locale.ROOT, "%s (%d PASS, %d WARN, %d FAIL)%s",
+              conformance.verdict().name(), conformance.pass(), conformance.warn(), conformance.fail(),
+              conformance.reused() == null ? "" : "; reused from " + conformance.reused().describe()
+                  + ", the suite not run again: the entry, suite, toolchain, runtime and limits hashed the same"),
           conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
           runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), entry.runtimeOr(env),
           serverLog(entry.serverLog()), entry.serverLog() != null && entry.serverLog().perRequest()));

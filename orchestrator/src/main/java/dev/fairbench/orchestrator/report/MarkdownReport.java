@@ -195,10 +195,16 @@ public final class MarkdownReport {
         var c = entry.conformance();
         List<String> notes = new ArrayList<>(c.failed().stream().map(f -> "FAIL " + f).toList());
         notes.addAll(c.warned().stream().map(w -> "WARN " + w).toList());
-        rows.add(List.of(entry.id(), c.verdict().name(), c.pass() + " / " + c.warn() + " / " + c.fail(),
-            String.join("; ", notes).replace("\n", " "), c.report()));
+        rows.add(List.of(entry.id(), c.verdict().name() + (c.reused() == null ? "" : " (reused)"),
+            c.pass() + " / " + c.warn() + " / " + c.fail(), String.join("; ", notes).replace("\n", " "),
+            c.report() + (c.reused() == null ? "" : ", from " + c.reused().describe())));
       }
       table(md, List.of("Entry", "Verdict", "PASS / WARN / FAIL", "Findings", "Report"), rows);
+      if (checked.stream().anyMatch(e -> e.conformance().reused() != null)) {
+        md.append("A reused verdict is an earlier check's: the suite did not run again in this run, since the entry's "
+            + "files, its toolchain, runtime and limits, and the suite itself hashed the same (`run --fresh-conformance` "
+            + "runs it on every entry).\n\n");
+      }
     }
 
     md.append("## Environment\n\n");

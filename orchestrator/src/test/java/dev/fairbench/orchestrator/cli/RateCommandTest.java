@@ -187,6 +187,7 @@ class RateCommandTest {
     // As the fairbench launcher runs it: without the flag, Java 22+ warns on stderr when JNA loads
     // (Testcontainers looking for a Docker engine that is not running).
     List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        "-Dfairbench.verdicts=none",
         "-D" + FairbenchPaths.ROOT_PROPERTY + "=" + TestEntries.repositoryRoot(),
         FairbenchCommand.class.getName(), "rate", "--impls", TestEntries.impls().toString(), "--rate", "10",
         "--output", temp.resolve("none").toString()));

@@ -28,6 +28,7 @@ class InterruptedRunTest {
   void terminatingTheOrchestratorStopsTheServer() throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
     Process orchestrator = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+        "-Dfairbench.verdicts=none",
         FairbenchCommand.class.getName(), "run", "--runtime", "native", "--impls", TestEntries.impls().toString(), "tiny-python:stdlib",
         "--duration", "30s", "--warmup", "0", "--rounds", "1", "--no-calibration", "--output", output.toString()))
         .redirectErrorStream(true).start();

@@ -155,6 +155,7 @@ class MixedRuntimesIntegrationTest {
   void terminatingTheRunStopsTheServersOfBothRuntimesAndResumeContinuesIt() throws Exception {
     String javaCommand = ProcessHandle.current().info().command().orElse("java");
     Process orchestrator = new ProcessBuilder(List.of(javaCommand, "-cp", System.getProperty("java.class.path"),
+        "-Dfairbench.verdicts=none",
         "-Dfairbench.root=" + System.getProperty("fairbench.root", TestEntries.repositoryRoot().toString()),
         FairbenchCommand.class.getName(), "run", "--runtime", "native", "--impls", dir.resolve("impls").toString(),
         NATIVE_ID, DOCKER_ID, "--endpoints", "json", "--rounds", "1", "--duration", "5s", "--warmup", "0",

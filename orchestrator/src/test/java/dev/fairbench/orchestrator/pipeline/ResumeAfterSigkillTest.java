@@ -26,6 +26,7 @@ class ResumeAfterSigkillTest {
   void aRunKilledBySigkillInRoundTwoIsResumedToEveryRound() throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
     Process orchestrator = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+        "-Dfairbench.verdicts=none",
         FairbenchCommand.class.getName(), "run", "--runtime", "native", "--impls", TestEntries.impls().toString(),
         "tiny-python:stdlib", "--endpoints", "plaintext,json", "--duration", "1s", "--warmup", "0", "--rewarm", "0",
         "--rounds", "3", "--startups", "1", "--no-calibration", "--seed", "4", "--output", output.toString()))

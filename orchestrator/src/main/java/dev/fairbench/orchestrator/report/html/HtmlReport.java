@@ -188,7 +188,9 @@ public final class HtmlReport {
       }
       h.append("<td><span class=\"badge verdict-").append(Html.esc(c.verdict().name().toLowerCase(Locale.ROOT))).append("\">")
           .append(Html.esc(c.verdict().name())).append("</span></td><td>").append(c.pass()).append(" PASS, ").append(c.warn())
-          .append(" WARN, ").append(c.fail()).append(" FAIL</td><td><ul>");
+          .append(" WARN, ").append(c.fail()).append(" FAIL")
+          .append(c.reused() == null ? "" : "<br><span class=\"reused\">reused from " + Html.esc(c.reused().describe()) + "</span>")
+          .append("</td><td><ul>");
       if (c.warned() != null) c.warned().forEach(w -> h.append("<li class=\"warn\">WARN ").append(Html.esc(w)).append("</li>"));
       if (c.failed() != null) c.failed().forEach(f -> h.append("<li class=\"fail\">FAIL ").append(Html.esc(f)).append("</li>"));
       h.append("</ul></td></tr>\n");

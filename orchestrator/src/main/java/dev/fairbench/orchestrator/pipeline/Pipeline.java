@@ -300,9 +300,16 @@ public final class Pipeline {
       return;
     }
     Path reportFile = resultsFile.resolveSibling("conformance").resolve(slot.id().replace(':', '_') + ".json");
-    String contentHash = verdicts.records()
-        ? VerdictStore.contentHash(variant, runtime.name(), slot.versions, config.limits(), config.suiteTimeLimit())
-        : null;
+    String contentHash = null;
+    if (verdicts.records()) {
+      try {
+        contentHash = VerdictStore.contentHash(variant, runtime.name(), slot.versions, config.limits(),
+            config.suiteTimeLimit());
+      } catch (RuntimeException e) {
+        // Without a hash the suite runs, as it would with nothing kept: reuse is a saving, never a condition.
+        listener.note("  " + slot.id() + ": its conformance verdict can be neither reused nor kept (" + e.getMessage() + ")");
+      }
+    }
     Optional<VerdictStore.Kept> kept = contentHash == null ? Optional.empty() : verdicts.find(contentHash);
     SuiteReport report;
     if (kept.isPresent()) {

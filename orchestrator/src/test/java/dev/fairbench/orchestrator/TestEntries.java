@@ -41,6 +41,20 @@ public final class TestEntries {
     }
   }
 
+  /** Copies {@code from} and everything under it to {@code to} (made if missing), replacing files there. */
+  public static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path path : paths.toList()) {
+        Path target = to.resolve(from.relativize(path).toString());
+        if (Files.isDirectory(path)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(path, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
   public static boolean onPath(String tool) {
     return dev.fairbench.orchestrator.runtime.Commands.onPath(tool);
   }

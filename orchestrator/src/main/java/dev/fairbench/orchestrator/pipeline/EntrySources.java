@@ -17,7 +17,8 @@ import java.util.stream.Stream;
 
 /**
  * What an entry's folder holds, as one digest: the paths and bytes of its source files, so a resumed
- * run can tell that an entry changed since the run began. In a git checkout the files are those git
+ * run can tell that an entry changed since the run began, and a kept conformance verdict is reused only
+ * for the files it judged ({@link VerdictStore}). In a git checkout the files are those git
  * sees (tracked and untracked, ignored build output left out); elsewhere every file but the usual
  * build and dependency folders.
  */

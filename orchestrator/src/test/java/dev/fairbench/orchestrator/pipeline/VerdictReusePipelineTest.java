@@ -11,9 +11,7 @@ import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.ResultsJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,17 +42,7 @@ class VerdictReusePipelineTest {
 
   @BeforeAll
   static void checkThenRunThenRunAfreshThenEdit() throws Exception {
-    Path from = TestEntries.impls().resolve("tiny-python");
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : files.toList()) {
-        Path to = temp.resolve("impls/tiny-python").resolve(from.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(to);
-        } else {
-          Files.copy(file, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    }
+    TestEntries.copyTree(TestEntries.impls().resolve("tiny-python"), temp.resolve("impls/tiny-python"));
     previousProperty = System.getProperty(FairbenchPaths.VERDICTS_PROPERTY);
     System.setProperty(FairbenchPaths.VERDICTS_PROPERTY, temp.resolve("verdicts").toString());
     checked = CliRun.of("conformance", "--runtime", "native", "--impls", temp.resolve("impls").toString(), ID,

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -37,17 +36,7 @@ class VerdictStoreTest {
   @BeforeEach
   void copyTheFixtureEntry() throws IOException {
     impls = temp.resolve("impls");
-    Path from = TestEntries.impls().resolve("tiny-python");
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : files.toList()) {
-        Path to = impls.resolve("tiny-python").resolve(from.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(to);
-        } else {
-          Files.copy(file, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    }
+    TestEntries.copyTree(TestEntries.impls().resolve("tiny-python"), impls.resolve("tiny-python"));
   }
 
   EntryVariant variant(String name) {

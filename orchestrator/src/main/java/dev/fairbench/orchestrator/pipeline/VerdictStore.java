@@ -74,14 +74,11 @@ public final class VerdictStore {
     return use == Use.NONE || dir == null ? NONE : new VerdictStore(dir, use);
   }
 
-  public Use use() {
-    return use;
-  }
-
-  public boolean reuses() {
+  private boolean reuses() {
     return use == Use.REUSE;
   }
 
+  /** Whether this store keeps verdicts (and so whether a server's content hash is worth computing). */
   public boolean records() {
     return use != Use.NONE;
   }

@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
           + "different environments says so at the top and in every verdict. Files of two method versions are refused.",
       "",
       "Two runs also differ by a shift of each cell's own that no calibration divides out: its spread is "
-          + "estimated from all the cells' changes (less what their intervals explain, from 8 cells on) and added to "
+          + "estimated from all the cells' changes (less what their intervals explain, from 8 cells on; read cell by "
+          + "cell and as each entry's mean change, since an entry's endpoints move together, the larger kept) and added to "
           + "every cell's interval and test; the top says how large it was (docs/REPORTS.md).",
       "",
       "Several runs a side (BEFORE1.json,BEFORE2.json AFTER1.json,AFTER2.json): each cell is the geometric mean "

@@ -46,7 +46,8 @@ import java.util.function.Function;
  *
  * <p>Two runs (not two entries of one run) also differ by a shift of each cell's own that the runs
  * inside either run cannot show ({@link RunToRun}): its spread is estimated from every tested cell,
- * per kind of figure, and added to each cell's interval and test ({@link BetweenRuns}).
+ * per kind of figure, read cell by cell and entry by entry, and added to each cell's interval and test
+ * ({@link BetweenRuns}).
  */
 public record Comparison(List<String> environmentDifferences, Normalization normalization, double alpha,
     double minChange, List<Row> rows, List<StartupRow> startup, boolean withinOneRun, BetweenRuns betweenRuns) {
@@ -142,8 +143,10 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * @param leftOut how many of them the estimate left out: cells of entries whose sources differ between the sides
    * @param spread  standard deviation of their own shifts on the log scale (0.05 ≈ 5%); null with too
    *                few cells to estimate it, when their verdicts assume no such shift
+   * @param basis   whether the changes' reading kept came from the cells or the entries ({@link RunToRun#spread(List,
+   *                List, List)}); null without one
    */
-  public record Spread(String figures, int cells, Double spread, Source source, int leftOut) {}
+  public record Spread(String figures, int cells, Double spread, Source source, int leftOut, RunToRun.Basis basis) {}
 
   /** What a spread between runs was estimated from. */
   public enum Source {
@@ -287,14 +290,15 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       // differ more (another hour, another neighbour). The changes show that, as long as most cells
       // did not change: the larger of the two readings is kept.
       List<Integer> unchanged = estimatedFrom(tested, i -> affected.test(cells.get(i).entry(), cells.get(i).kind()));
-      Optional<Double> fromChanges = RunToRun.spread(
+      Optional<RunToRun.Reading> changes = RunToRun.spread(
           unchanged.stream().map(i -> cells.get(i).finish(0).change()).map(c -> Math.log(c.ratio())).toList(),
-          unchanged.stream().map(i -> RunToRun.standardError(cells.get(i).finish(0).change().ratioInterval())).toList())
-          .map(shift -> shift / Math.sqrt(1.0 / before.size() + 1.0 / after.size()));
+          unchanged.stream().map(i -> RunToRun.standardError(cells.get(i).finish(0).change().ratioInterval())).toList(),
+          unchanged.stream().map(i -> cells.get(i).entry()).toList());
+      Optional<Double> fromChanges = changes.map(r -> r.spread() / Math.sqrt(1.0 / before.size() + 1.0 / after.size()));
       Optional<Double> spread = fromRepeats.isEmpty() ? fromChanges
           : Optional.of(Math.max(fromRepeats.get(), fromChanges.orElse(0.0)));
       spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null),
-          Source.REPEATS, tested.size() - unchanged.size()));
+          Source.REPEATS, tested.size() - unchanged.size(), changes.map(RunToRun.Reading::basis).orElse(null)));
       tested.forEach(i -> spreadOf[i] = spread.orElse(0.0));
     }
     List<Draft> without = new ArrayList<>();
@@ -579,9 +583,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       List<Integer> unchanged = estimatedFrom(tested, i -> affected.test(drafts.get(i).entry(), drafts.get(i).kind()));
       List<Double> logChanges = unchanged.stream().map(i -> Math.log(drafts.get(i).change().ratio())).toList();
       List<Double> errors = unchanged.stream().map(i -> RunToRun.standardError(drafts.get(i).change().ratioInterval())).toList();
-      Optional<Double> spread = RunToRun.spread(logChanges, errors);
+      Optional<RunToRun.Reading> reading = RunToRun.spread(logChanges, errors,
+          unchanged.stream().map(i -> drafts.get(i).entry()).toList());
+      Optional<Double> spread = reading.map(RunToRun.Reading::spread);
       spreads.add(new Spread(ladder ? "ladder overheads" : "throughput and rate cells", tested.size(), spread.orElse(null),
-          Source.CHANGES, tested.size() - unchanged.size()));
+          Source.CHANGES, tested.size() - unchanged.size(), reading.map(RunToRun.Reading::basis).orElse(null)));
       if (spread.isPresent() && spread.get() > 0) {
         tested.forEach(i -> adjusted.set(i, drafts.get(i).allowingFor(spread.get())));
       }
@@ -1076,8 +1082,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         unknown.add(String.format(Locale.ROOT, "the %d %s (fewer than %d%s: their verdicts assume no such shift)", s.cells(),
             s.figures(), RunToRun.MIN_CELLS, s.source() == Source.REPEATS ? " measured in two runs of a side" : ""));
       } else {
-        parts.add(String.format(Locale.ROOT, "±%.1f%% over the %d %s", (Math.exp(s.spread()) - 1) * 100, s.cells(),
-            s.figures()));
+        parts.add(String.format(Locale.ROOT, "±%.1f%% over the %d %s%s", (Math.exp(s.spread()) - 1) * 100, s.cells(),
+            s.figures(), s.basis() == RunToRun.Basis.ENTRIES ? " (the entries' reading)" : ""));
       }
     }
     boolean fromRepeats = betweenRuns.spreads().stream().anyMatch(s -> s.source() == Source.REPEATS);
@@ -1085,8 +1091,10 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         + "inside one run cannot show (docs/REPORTS.md, \"Two runs are not one machine\"); its spread is estimated from "
         + (fromRepeats
             ? "how far each run's median of a cell lies from the mean of its side's runs (a shift of a whole run taken out) "
-                + "and from the changes of all the cells, each less what their own intervals explain, the larger kept"
-            : "the changes of all the cells, less what their own intervals explain")
+                + "and from the changes of all the cells (read cell by cell and entry by entry: an entry's endpoints "
+                + "move together), each less what their own intervals explain, the larger kept"
+            : "the changes of all the cells, read cell by cell and entry by entry (an entry's endpoints move together, "
+                + "so also as each entry's mean change), less what their own intervals explain, the larger reading kept")
         + leftOutClause());
     out.append(parts.isEmpty() ? "" : ": " + String.join(", ", parts) + " (one standard deviation)");
     out.append(unknown.isEmpty() ? "" : "; not estimated for " + String.join(" and ", unknown));

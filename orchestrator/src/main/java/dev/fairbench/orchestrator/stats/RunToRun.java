@@ -1,7 +1,9 @@
 package dev.fairbench.orchestrator.stats;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,6 +24,8 @@ import java.util.Optional;
 public final class RunToRun {
   /** Fewer tested cells than this give no estimate: a median absolute deviation of a handful says little. */
   public static final int MIN_CELLS = 8;
+  /** Fewer entries than this give no reading from the entries, only the cells'. */
+  public static final int MIN_ENTRIES = 6;
 
   private static final double Z_975 = 1.959963984540054;
   private static final double MAD_TO_SD = 1.482602218505602;
@@ -52,17 +56,79 @@ public final class RunToRun {
     if (logChanges.size() < MIN_CELLS) {
       return Optional.empty();
     }
-    double centre = Statistics.median(logChanges);
-    double first = robustSd(logChanges, centre);
-    double total = first;
-    // Once more without the cells far outside (those that really changed), which inflate the first.
-    List<Double> kept = logChanges.stream().filter(r -> Math.abs(r - centre) <= OUTSIDE * first).toList();
-    if (kept.size() >= MIN_CELLS && kept.size() < logChanges.size()) {
-      total = robustSd(kept, Statistics.median(kept));
-    }
     List<Double> variances = new ArrayList<>();
     standardErrors.forEach(s -> variances.add(s * s));
-    return Optional.of(Math.sqrt(Math.max(0, total * total - Statistics.median(variances))));
+    return Optional.of(lessExplained(robustSpread(logChanges, MIN_CELLS), variances));
+  }
+
+  /** Where a spread between runs was read: the cells one by one, or the entries, each the mean of its cells. */
+  public enum Basis {
+    CELLS,
+    ENTRIES
+  }
+
+  /** A spread between runs (log scale) and the reading it was kept from. */
+  public record Reading(double spread, Basis basis) {}
+
+  /**
+   * The spread read twice, from the cells ({@link #spread(List, List)}) and from the entries, the larger
+   * kept. An entry shifts between runs with all its endpoints alike (one process of one runtime), so its
+   * cells are not independent readings of the shift. Read cell by cell, a few entries that moved with every
+   * cell are taken, where the cells' own intervals are wide, for those cells' own errors; an entry's mean
+   * over its four cells keeps the whole shift and a quarter of the errors' variance, so the same entries
+   * stand out. The entry reading is the same robust spread of each entry's mean log change over its cells,
+   * from at least {@link #MIN_ENTRIES} entries, less the median of what their cells' own intervals explain
+   * of that mean (their mean squared standard error ÷ their number of cells): the spread of the entries'
+   * shifts plus a share of the cells' scatter within an entry.
+   *
+   * @param entries each cell's entry (entry:variant: one server process), in the same order as the changes
+   * @return empty with fewer than {@link #MIN_CELLS} cells
+   */
+  public static Optional<Reading> spread(List<Double> logChanges, List<Double> standardErrors, List<String> entries) {
+    if (entries.size() != logChanges.size()) {
+      throw new IllegalArgumentException(logChanges.size() + " changes but " + entries.size() + " entries");
+    }
+    Optional<Double> ofCells = spread(logChanges, standardErrors);
+    if (ofCells.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, List<Integer>> cellsOf = new LinkedHashMap<>();
+    for (int i = 0; i < entries.size(); i++) {
+      cellsOf.computeIfAbsent(entries.get(i), e -> new ArrayList<>()).add(i);
+    }
+    if (cellsOf.size() < MIN_ENTRIES) {
+      return Optional.of(new Reading(ofCells.get(), Basis.CELLS));
+    }
+    List<Double> means = new ArrayList<>();
+    List<Double> explained = new ArrayList<>();
+    for (List<Integer> cells : cellsOf.values()) {
+      means.add(cells.stream().mapToDouble(logChanges::get).average().orElseThrow());
+      explained.add(cells.stream().mapToDouble(i -> standardErrors.get(i) * standardErrors.get(i)).average().orElseThrow()
+          / cells.size());
+    }
+    double ofEntries = lessExplained(robustSpread(means, MIN_ENTRIES), explained);
+    return Optional.of(ofEntries > ofCells.get() ? new Reading(ofEntries, Basis.ENTRIES)
+        : new Reading(ofCells.get(), Basis.CELLS));
+  }
+
+  /**
+   * The robust standard deviation of {@code values} about their median, once more without the values
+   * beyond {@link #OUTSIDE} of them (those that really changed, which inflate the first reading) when at
+   * least {@code minimum} are left.
+   */
+  private static double robustSpread(List<Double> values, int minimum) {
+    double centre = Statistics.median(values);
+    double first = robustSd(values, centre);
+    List<Double> kept = values.stream().filter(r -> Math.abs(r - centre) <= OUTSIDE * first).toList();
+    if (kept.size() >= minimum && kept.size() < values.size()) {
+      return robustSd(kept, Statistics.median(kept));
+    }
+    return first;
+  }
+
+  /** The spread left of {@code total} once the median of the {@code variances} is taken out of it. */
+  private static double lessExplained(double total, List<Double> variances) {
+    return Math.sqrt(Math.max(0, total * total - Statistics.median(variances)));
   }
 
   /**

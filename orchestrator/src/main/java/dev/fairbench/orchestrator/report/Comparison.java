@@ -41,8 +41,9 @@ import java.util.function.Function;
  * divided by its round's effect ({@link RoundEffects}: the rounds are blocks), as the run's own
  * medians are. With {@link Normalization#CALIBRATION} every run is also divided by the calibration
  * server's median over its run (same endpoint, or the geometric mean of its endpoints for one it
- * lacks), which is how two machines or two days are compared. Documents of two method versions are
- * refused.
+ * lacks), which is how two machines or two days are compared; between two runs that median's own
+ * error enters every interval and test it divides ({@link CalibrationFloor}). Documents of two method
+ * versions are refused.
  *
  * <p>Two runs (not two entries of one run) also differ by a shift of each cell's own that the runs
  * inside either run cannot show ({@link RunToRun}): its spread is estimated from every tested cell,
@@ -395,6 +396,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     boolean doubtful = every.stream().anyMatch(c -> c != null && c.measured() && !Quality.trustworthy(c));
     String metric;
     java.util.function.BiFunction<CellResult, ResultsDocument, List<Double>> values;
+    java.util.function.ToDoubleFunction<ResultsDocument> floorError = document -> 0;
     if (kind == CellKind.LADDER) {
       metric = "CPU-µs/req ÷ baseline";
       Optional<String> baseline = java.util.stream.Stream.concat(before.stream(), after.stream())
@@ -422,9 +424,14 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         metric += " ÷ calibration";
       }
       values = (cell, document) -> values(cell, document, effects.get(document), figure, cpu, normalization);
+      if (normalization == Normalization.CALIBRATION) {
+        String endpoint = every.stream().filter(Objects::nonNull).findFirst().orElseThrow().endpoint();
+        floorError = document -> calibrationFloor(document, effects.get(document), endpoint, figure, cpu)
+            .map(CalibrationFloor::standardError).orElse(0.0);
+      }
     }
-    List<RunMedian> beforeRuns = runMedians(b, before, values);
-    List<RunMedian> afterRuns = runMedians(a, after, values);
+    List<RunMedian> beforeRuns = withFloorError(runMedians(b, before, values), before, floorError);
+    List<RunMedian> afterRuns = withFloorError(runMedians(a, after, values), after, floorError);
     if (beforeRuns.stream().allMatch(Objects::isNull) || afterRuns.stream().allMatch(Objects::isNull)) {
       final String shown = metric;
       return new Repeated(entry, cellName, kind, shown, null, null, doubtful, calibration, new Draft(entry, cellName, kind,
@@ -435,6 +442,18 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
     return new Repeated(entry, cellName, kind, metric, beforeRuns, afterRuns, doubtful, calibration, null,
         rateNote(kind, b, a));
+  }
+
+  /** Each run's median with the standard error of the calibration floor it was divided by added in quadrature. */
+  private static List<RunMedian> withFloorError(List<RunMedian> runs, List<ResultsDocument> documents,
+      java.util.function.ToDoubleFunction<ResultsDocument> floorError) {
+    List<RunMedian> out = new ArrayList<>();
+    for (int i = 0; i < runs.size(); i++) {
+      RunMedian m = runs.get(i);
+      out.add(m == null ? null
+          : new RunMedian(m.log(), Math.hypot(m.standardError(), floorError.applyAsDouble(documents.get(i))), m.values()));
+    }
+    return out;
   }
 
   /** Per results file, the cell's median and its standard error; null where it is absent or too short for an interval. */
@@ -473,7 +492,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     List<Draft> drafts = new ArrayList<>();
     for (String key : keys) {
       if (judged.test(key.split("\u0000")[0])) {
-        drafts.add(draft(key, b.get(key), a.get(key), before, after, beforeEffects, afterEffects, normalization));
+        drafts.add(draft(key, b.get(key), a.get(key), before, after, beforeEffects, afterEffects, normalization, twoRuns));
       }
     }
     boolean acrossEnvironments = !differences.isEmpty() && normalization == Normalization.NONE;
@@ -710,8 +729,13 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
   }
 
+  /**
+   * @param twoRuns the sides are two runs, each divided by its own calibration floor: the floors' standard
+   *                errors enter the cell's interval and test (two entries of one run share one floor, which cancels)
+   */
   private static Draft draft(String key, CellResult before, CellResult after, ResultsDocument beforeDoc,
-      ResultsDocument afterDoc, RoundEffects beforeEffects, RoundEffects afterEffects, Normalization normalization) {
+      ResultsDocument afterDoc, RoundEffects beforeEffects, RoundEffects afterEffects, Normalization normalization,
+      boolean twoRuns) {
     String[] parts = key.split("\u0000");
     String entry = parts[0];
     String cellName = parts[1];
@@ -760,8 +784,15 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
     double p = MannWhitney.test(b, a).pValue();
     boolean tooFew = MannWhitney.smallestPossiblePValue(b.size(), a.size()) >= DEFAULT_ALPHA;
-    return new Draft(entry, cellName, kind, metricName, Statistics.median(b), Statistics.median(a), change,
+    Draft draft = new Draft(entry, cellName, kind, metricName, Statistics.median(b), Statistics.median(a), change,
         tooFew ? null : p, tooFew, null, doubtful, calibration).noting(rateNote(kind, List.of(before), List.of(after)));
+    if (twoRuns && normalization == Normalization.CALIBRATION && draft.testable()) {
+      double floors = Math.hypot(
+          calibrationFloor(beforeDoc, beforeEffects, before.endpoint(), metric, cpu).orElseThrow().standardError(),
+          calibrationFloor(afterDoc, afterEffects, after.endpoint(), metric, cpu).orElseThrow().standardError());
+      draft = draft.allowingFor(floors);
+    }
+    return draft;
   }
 
   /** Rates a constant-rate cell ran at on the two sides that differ by at least this share are pointed out. */
@@ -893,11 +924,27 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    */
   static Optional<Double> calibrationOf(ResultsDocument document, RoundEffects effects, String endpoint,
       Function<RunRecord, Double> metric, boolean cpu) {
+    return calibrationFloor(document, effects, endpoint, metric, cpu).map(CalibrationFloor::value);
+  }
+
+  /**
+   * What a normalised cell is divided by, and the standard error of its log: a median over a run is an
+   * estimate too (on a noisy hour nginx's /user median was 12% below its /json one, the same work), and
+   * every cell of that endpoint of that run carries its error.
+   *
+   * @param standardError from the median's distribution-free 95% interval (for a geometric mean of several
+   *                      medians, theirs combined); 0 for a median too short for an interval
+   */
+  record CalibrationFloor(double value, double standardError) {}
+
+  /** {@link #calibrationOf} with the standard error of the floor's log. */
+  static Optional<CalibrationFloor> calibrationFloor(ResultsDocument document, RoundEffects effects, String endpoint,
+      Function<RunRecord, Double> metric, boolean cpu) {
     Optional<EntryResult> calibration = document.entries().stream().filter(EntryResult::calibration).findFirst();
     if (calibration.isEmpty()) {
       return Optional.empty();
     }
-    List<Double> medians = new ArrayList<>();
+    List<CalibrationFloor> medians = new ArrayList<>();
     for (CellResult cell : calibration.get().cells()) {
       if (cell.kind() != CellKind.THROUGHPUT) {
         continue;
@@ -906,15 +953,22 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       if (adjusted.isEmpty()) {
         continue;
       }
+      Optional<Interval> interval = MedianInterval.of(adjusted, 0.95);
+      double error = interval.isEmpty() || !(interval.get().low() > 0) ? 0
+          : (Math.log(interval.get().high()) - Math.log(interval.get().low())) / (2 * 1.959963984540054);
+      CalibrationFloor floor = new CalibrationFloor(Statistics.median(adjusted), error);
       if (cell.endpoint().equals(endpoint)) {
-        return Optional.of(Statistics.median(adjusted));
+        return Optional.of(floor);
       }
-      medians.add(Statistics.median(adjusted));
+      medians.add(floor);
     }
     if (medians.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(Math.exp(medians.stream().mapToDouble(Math::log).average().orElseThrow()));
+    double meanLog = medians.stream().mapToDouble(f -> Math.log(f.value())).average().orElseThrow();
+    double error = Math.sqrt(medians.stream().mapToDouble(f -> f.standardError() * f.standardError()).sum())
+        / medians.size();
+    return Optional.of(new CalibrationFloor(Math.exp(meanLog), error));
   }
 
   /** Every difference between the two environments a reviewer must know before reading a verdict. */

@@ -334,6 +334,56 @@ class ComparisonTest {
   }
 
   /**
+   * Three entries (too few cells for a spread between runs, so each cell's interval is its own) and
+   * nginx, whose /json runs scatter by {@code jsonScatter} (up to 1.5 of it either side) around a median
+   * {@code jsonLevel} of its usual.
+   */
+  private static ResultsDocument withFloor(long seed, double jsonLevel, double jsonScatter) {
+    List<EntryResult> entries = new ArrayList<>(shifted(seed, 3, 0, "", 1).entries());
+    double[] deviations = {0.5, -1.5, 1, -0.2, 0, 1.5, -1, 0.2, -0.5};
+    CellResult json = cell("json", IntStream.range(0, 9)
+        .mapToObj(i -> run(i + 1, 58_000 * jsonLevel * Math.exp(jsonScatter * deviations[i]), 0.5, 0.99, 0)).toList());
+    entries.add(entry("nginx", "nginx", Role.CALIBRATION, List.of(cell("plaintext", noisy(60_000, 9, seed + 7)), json), null));
+    return derived(document(9, entries));
+  }
+
+  @Test
+  void theCalibrationsOwnScatterEntersEveryNormalisedCellItDividesBetweenTwoRuns() {
+    // After: nginx's /json runs scatter by 15% (a noisy hour) and their median came out 12% low; its
+    // /plaintext is as steady as before. Every entry is unchanged, so every /json ratio rose about 12%.
+    Comparison c = Comparison.of(withFloor(1, 1, 0.02), withFloor(2, 0.88, 0.15), 0.05, 0.05,
+        Comparison.Normalization.CALIBRATION);
+    assertThat(c.betweenRuns().spreads()).singleElement().satisfies(s -> assertThat(s.spread()).isNull());
+    java.util.function.ToDoubleFunction<Comparison.Row> width = r -> Math.log(r.interval().high() / r.interval().low());
+    double widestPlaintext = c.rows().stream().filter(r -> !r.calibration() && r.cell().equals("plaintext"))
+        .mapToDouble(width).max().orElseThrow();
+    assertThat(c.rows()).filteredOn(r -> !r.calibration() && r.cell().equals("json")).hasSize(3)
+        .allSatisfy(r -> {
+          assertThat(r.ratio()).isGreaterThan(1.05);
+          assertThat(width.applyAsDouble(r)).isGreaterThan(2 * widestPlaintext);
+          assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT);
+        });
+    // A steady floor as low is a change of every /json cell, and stays one.
+    Comparison steady = Comparison.of(withFloor(1, 1, 0.02), withFloor(2, 0.88, 0.02), 0.05, 0.05,
+        Comparison.Normalization.CALIBRATION);
+    assertThat(steady.rows()).filteredOn(r -> !r.calibration() && r.cell().equals("json"))
+        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT));
+  }
+
+  @Test
+  void twoEntriesOfOneRunShareTheirFloorSoItsScatterDoesNotEnter() {
+    ResultsDocument run = withFloor(2, 0.88, 0.15);
+    Comparison within = Comparison.withinRun(run, "entry-0", "entry-1", 0.05, 0.05, Comparison.Normalization.CALIBRATION);
+    Comparison between = Comparison.of(withFloor(1, 1, 0.02), run, 0.05, 0.05, Comparison.Normalization.CALIBRATION);
+    java.util.function.ToDoubleFunction<Comparison.Row> width = r -> Math.log(r.interval().high() / r.interval().low());
+    double withinJson = within.rows().stream().filter(r -> r.cell().equals("json")).mapToDouble(width).findFirst()
+        .orElseThrow();
+    double betweenJson = between.rows().stream().filter(r -> r.entry().equals("entry-1") && r.cell().equals("json"))
+        .mapToDouble(width).findFirst().orElseThrow();
+    assertThat(withinJson).isLessThan(betweenJson / 2);
+  }
+
+  /**
    * A framework on its baseline, both at a shared rate: the rate and with it every rung's CPU-µs/request
    * differ between runs ({@code costAtThisRate}), the framework's overhead over its baseline does not
    * unless {@code overhead} says so. ~2% noise per run.

@@ -465,8 +465,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       List<Double> v = cell == null || !cell.measured() ? List.of() : values.apply(cell, documents.get(i));
       Optional<Interval> interval = MedianInterval.of(v, 0.95);
       out.add(interval.isEmpty() || !(interval.get().low() > 0) ? null
-          : new RunMedian(Math.log(Statistics.median(v)),
-              (Math.log(interval.get().high()) - Math.log(interval.get().low())) / (2 * 1.959963984540054), v));
+          : new RunMedian(Math.log(Statistics.median(v)), RunToRun.standardError(interval.get()), v));
     }
     return out;
   }
@@ -954,8 +953,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         continue;
       }
       Optional<Interval> interval = MedianInterval.of(adjusted, 0.95);
-      double error = interval.isEmpty() || !(interval.get().low() > 0) ? 0
-          : (Math.log(interval.get().high()) - Math.log(interval.get().low())) / (2 * 1.959963984540054);
+      double error = interval.isEmpty() || !(interval.get().low() > 0) ? 0 : RunToRun.standardError(interval.get());
       CalibrationFloor floor = new CalibrationFloor(Statistics.median(adjusted), error);
       if (cell.endpoint().equals(endpoint)) {
         return Optional.of(floor);

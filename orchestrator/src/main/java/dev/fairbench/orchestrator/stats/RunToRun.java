@@ -224,7 +224,10 @@ public final class RunToRun {
     return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
   }
 
-  /** The standard error of a log ratio whose 95% interval is {@code interval} (in ratio units). */
+  /**
+   * The standard error of the log of a figure whose 95% interval is {@code interval}: a ratio, or a median in
+   * its own units (only high ÷ low counts).
+   */
   public static double standardError(Interval interval) {
     return (Math.log(interval.high()) - Math.log(interval.low())) / (2 * Z_975);
   }

@@ -30,13 +30,14 @@ import picocli.CommandLine.Spec;
       "",
       "At the top: every difference between the two environments (CPU, cores, kernel, runtime, limits, load, "
           + "method, commit). --normalize calibration divides every run by the calibration server's median over its "
-          + "run (that median's own error carried into every interval between two runs), which is how two machines or two days are compared; without it, a comparison across "
-          + "different environments says so at the top and in every verdict. Files of two method versions are refused.",
+          + "run (that median's own error carried into every interval between two runs), which is how two machines "
+          + "or two days are compared; without it, a comparison across different environments says so at the top "
+          + "and in every verdict. Files of two method versions are refused.",
       "",
       "Two runs also differ by a shift of each cell's own that no calibration divides out: its spread is "
           + "estimated from all the cells' changes (less what their intervals explain, from 8 cells on; read cell by "
-          + "cell and as each entry's mean change, since an entry's endpoints move together, the larger kept) and added to "
-          + "every cell's interval and test; the top says how large it was (docs/REPORTS.md).",
+          + "cell and as each entry's mean change, since an entry's endpoints move together, the larger kept) and "
+          + "added to every cell's interval and test; the top says how large it was (docs/REPORTS.md).",
       "",
       "Several runs a side (BEFORE1.json,BEFORE2.json AFTER1.json,AFTER2.json): each cell is the geometric mean "
           + "of its runs' medians, and the spread between runs is estimated from the runs repeated on a side instead of "

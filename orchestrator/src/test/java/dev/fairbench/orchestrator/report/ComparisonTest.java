@@ -347,6 +347,11 @@ class ComparisonTest {
     return derived(document(9, entries));
   }
 
+  /** How wide a row's 95% interval of the change is, on the log scale. */
+  private static double logWidth(Comparison.Row row) {
+    return Math.log(row.interval().high() / row.interval().low());
+  }
+
   @Test
   void theCalibrationsOwnScatterEntersEveryNormalisedCellItDividesBetweenTwoRuns() {
     // After: nginx's /json runs scatter by 15% (a noisy hour) and their median came out 12% low; its
@@ -354,13 +359,12 @@ class ComparisonTest {
     Comparison c = Comparison.of(withFloor(1, 1, 0.02), withFloor(2, 0.88, 0.15), 0.05, 0.05,
         Comparison.Normalization.CALIBRATION);
     assertThat(c.betweenRuns().spreads()).singleElement().satisfies(s -> assertThat(s.spread()).isNull());
-    java.util.function.ToDoubleFunction<Comparison.Row> width = r -> Math.log(r.interval().high() / r.interval().low());
     double widestPlaintext = c.rows().stream().filter(r -> !r.calibration() && r.cell().equals("plaintext"))
-        .mapToDouble(width).max().orElseThrow();
+        .mapToDouble(ComparisonTest::logWidth).max().orElseThrow();
     assertThat(c.rows()).filteredOn(r -> !r.calibration() && r.cell().equals("json")).hasSize(3)
         .allSatisfy(r -> {
           assertThat(r.ratio()).isGreaterThan(1.05);
-          assertThat(width.applyAsDouble(r)).isGreaterThan(2 * widestPlaintext);
+          assertThat(logWidth(r)).isGreaterThan(2 * widestPlaintext);
           assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT);
         });
     // A steady floor as low is a change of every /json cell, and stays one.
@@ -375,11 +379,10 @@ class ComparisonTest {
     ResultsDocument run = withFloor(2, 0.88, 0.15);
     Comparison within = Comparison.withinRun(run, "entry-0", "entry-1", 0.05, 0.05, Comparison.Normalization.CALIBRATION);
     Comparison between = Comparison.of(withFloor(1, 1, 0.02), run, 0.05, 0.05, Comparison.Normalization.CALIBRATION);
-    java.util.function.ToDoubleFunction<Comparison.Row> width = r -> Math.log(r.interval().high() / r.interval().low());
-    double withinJson = within.rows().stream().filter(r -> r.cell().equals("json")).mapToDouble(width).findFirst()
-        .orElseThrow();
+    double withinJson = within.rows().stream().filter(r -> r.cell().equals("json")).mapToDouble(ComparisonTest::logWidth)
+        .findFirst().orElseThrow();
     double betweenJson = between.rows().stream().filter(r -> r.entry().equals("entry-1") && r.cell().equals("json"))
-        .mapToDouble(width).findFirst().orElseThrow();
+        .mapToDouble(ComparisonTest::logWidth).findFirst().orElseThrow();
     assertThat(withinJson).isLessThan(betweenJson / 2);
   }
 

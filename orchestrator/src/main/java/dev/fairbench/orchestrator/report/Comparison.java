@@ -1042,6 +1042,17 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return rows.stream().filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
   }
 
+  /** What "Normalisation:" says: the kind, and for the calibration whose error its intervals carry. */
+  private String normalisationClause() {
+    if (normalization != Normalization.CALIBRATION) {
+      return normalization.wireName() + " (absolute figures)";
+    }
+    return normalization.wireName() + (withinOneRun
+        ? " (both entries divided by the same calibration of their run, so its error cancels)"
+        : " (each run's cells divided by its calibration server's median over that run, as docs/REPORTS.md says; that "
+            + "median's own error is in every interval and test)");
+  }
+
   public String toMarkdown() {
     StringBuilder md = new StringBuilder("# Before / after\n\n");
     if (environmentDifferences.isEmpty()) {
@@ -1067,13 +1078,13 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
               + "Normalisation: %s. The before and after columns are the geometric means of the runs' medians; a † marks "
               + "a cell not trustworthy in a run.%n%n",
           betweenRuns.runsBefore(), betweenRuns.runsAfter(), tested, alpha * 100, alpha, minChange * 100,
-          normalization.wireName()));
+          normalisationClause()));
     } else {
       md.append(String.format(Locale.ROOT, "Per cell: the change after ÷ before (Hodges–Lehmann, with its 95%% interval), a "
               + "Mann–Whitney U test on the two sets of runs, and Benjamini–Hochberg q-values over the %d tested cells "
               + "(false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
               + "Normalisation: %s. A † marks a cell not trustworthy on a side.%n%n",
-          tested, alpha * 100, alpha, minChange * 100, normalization.wireName()));
+          tested, alpha * 100, alpha, minChange * 100, normalisationClause()));
     }
     if (betweenRuns != null) {
       md.append(betweenRunsSentence()).append("\n\n");

@@ -372,6 +372,8 @@ class ComparisonTest {
         Comparison.Normalization.CALIBRATION);
     assertThat(steady.rows()).filteredOn(r -> !r.calibration() && r.cell().equals("json"))
         .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT));
+    assertThat(c.toMarkdown()).contains("Normalisation: calibration (each run's cells divided by its calibration server's "
+        + "median over that run, as docs/REPORTS.md says; that median's own error is in every interval and test).");
   }
 
   @Test
@@ -384,6 +386,8 @@ class ComparisonTest {
     double betweenJson = between.rows().stream().filter(r -> r.entry().equals("entry-1") && r.cell().equals("json"))
         .mapToDouble(ComparisonTest::logWidth).findFirst().orElseThrow();
     assertThat(withinJson).isLessThan(betweenJson / 2);
+    assertThat(within.toMarkdown())
+        .contains("Normalisation: calibration (both entries divided by the same calibration of their run, so its error cancels).");
   }
 
   /**

@@ -106,9 +106,14 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * @param qValue      Benjamini–Hochberg over every tested cell; null when not tested
    * @param doubtful    a side is not trustworthy (see the fairness review of that run)
    */
+  /**
+   * @param underTest whether the cell is one of the change under test (its entry's sources differ between the sides,
+   *                  or its ladder's baseline's or the calibration's it is divided by): its q-value is then among those
+   *                  cells only, not among the cells that should not have moved
+   */
   public record Row(String entry, String cell, CellKind kind, String metric, Double before, Double after, Double ratio,
       Interval interval, Double pValue, Double qValue, Verdict verdict, String why, boolean doubtful,
-      boolean calibration) {
+      boolean calibration, boolean underTest) {
     public Double deltaPercent() {
       return ratio == null ? null : (ratio - 1) * 100;
     }
@@ -308,10 +313,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       without.add(cells.get(i).finish(0));
       drafts.add(cells.get(i).finish(spreadOf[i]));
     }
-    long significantWithout = rows(without, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
+    java.util.function.Predicate<Draft> underTest = d -> affected.test(d.entry(), d.kind());
+    long significantWithout = rows(without, underTest, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
         .filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
     return new Comparison(differences, normalization, alpha, minChange,
-        rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies), startupRows(before.get(0), after.get(0)),
+        rows(drafts, underTest, alpha, minChange, acrossEnvironments, acrossTopologies), startupRows(before.get(0), after.get(0)),
         false, new BetweenRuns(spreads, significantWithout, before.size(), after.size(),
             List.copyOf(changed)));
   }
@@ -497,28 +503,46 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     boolean acrossEnvironments = !differences.isEmpty() && normalization == Normalization.NONE;
     boolean acrossTopologies = topologyDiffers && normalization == Normalization.NONE;
     BetweenRuns betweenRuns = null;
+    java.util.function.Predicate<Draft> underTest = d -> false;
     if (twoRuns) {
-      long significantWithout = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
+      java.util.SortedSet<String> changed = changedSources(List.of(before), List.of(after));
+      BiPredicate<String, CellKind> affected = affectedBy(changed, List.of(before, after), normalization);
+      underTest = d -> affected.test(d.entry(), d.kind());
+      long significantWithout = rows(drafts, underTest, alpha, minChange, acrossEnvironments, acrossTopologies).stream()
           .filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
       List<Spread> spreads = new ArrayList<>();
-      java.util.SortedSet<String> changed = changedSources(List.of(before), List.of(after));
-      drafts = allowingForRunToRun(drafts, spreads, affectedBy(changed, List.of(before, after), normalization));
+      drafts = allowingForRunToRun(drafts, spreads, affected);
       betweenRuns = new BetweenRuns(spreads, significantWithout, 1, 1, List.copyOf(changed));
     }
-    List<Row> rows = rows(drafts, alpha, minChange, acrossEnvironments, acrossTopologies);
+    List<Row> rows = rows(drafts, underTest, alpha, minChange, acrossEnvironments, acrossTopologies);
     List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
     return new Comparison(differences, normalization, alpha, minChange, rows, startup, false, betweenRuns);
   }
 
   private static List<Row> rows(List<Draft> drafts, double alpha, double minChange, boolean acrossEnvironments,
       boolean acrossTopologies) {
-    double[] p = drafts.stream().filter(d -> d.p != null).mapToDouble(d -> d.p).toArray();
-    double[] q = FalseDiscovery.benjaminiHochbergQValues(p);
+    return rows(drafts, d -> false, alpha, minChange, acrossEnvironments, acrossTopologies);
+  }
+
+  /**
+   * The rows with their q-values, Benjamini–Hochberg over two families when some tested cells are {@code underTest}
+   * (their entry's sources differ between the sides) and some are not: the change under test, and the cells that
+   * should not have moved; one family otherwise.
+   */
+  private static List<Row> rows(List<Draft> drafts, java.util.function.Predicate<Draft> underTest, double alpha,
+      double minChange, boolean acrossEnvironments, boolean acrossTopologies) {
+    Map<Draft, Double> q = new java.util.IdentityHashMap<>();
+    for (boolean family : new boolean[] {true, false}) {
+      List<Draft> members = drafts.stream().filter(d -> d.p != null && underTest.test(d) == family).toList();
+      double[] values = FalseDiscovery.benjaminiHochbergQValues(members.stream().mapToDouble(d -> d.p).toArray());
+      for (int i = 0; i < members.size(); i++) {
+        q.put(members.get(i), values[i]);
+      }
+    }
     List<Row> rows = new ArrayList<>();
-    int next = 0;
     for (Draft d : drafts) {
-      Double qValue = d.p == null ? null : q[next++];
-      rows.add(d.finish(qValue, alpha, minChange, acrossEnvironments, acrossTopologies));
+      rows.add(d.finish(q.get(d), d.p != null && underTest.test(d), alpha, minChange, acrossEnvironments,
+          acrossTopologies));
     }
     return rows;
   }
@@ -573,7 +597,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
     boolean everyRatio = normalization == Normalization.CALIBRATION && calibration.stream().anyMatch(changed::contains);
     return (entry, kind) -> changed.contains(entry)
-        || (kind == CellKind.LADDER ? changed.contains(standsOn.get(entry)) : everyRatio);
+        || (kind == CellKind.LADDER ? standsOn.containsKey(entry) && changed.contains(standsOn.get(entry)) : everyRatio);
   }
 
   /**
@@ -698,24 +722,25 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           tooFew, naWhy, doubtful, calibration, note);
     }
 
-    Row finish(Double q, double alpha, double minChange, boolean acrossEnvironments, boolean acrossTopologies) {
+    Row finish(Double q, boolean underTest, double alpha, double minChange, boolean acrossEnvironments,
+        boolean acrossTopologies) {
       Double ratio = change == null ? null : change.ratio();
       Interval interval = change == null ? null : change.ratioInterval();
       String caveat = (acrossEnvironments ? " (environments differ: see the top)" : "") + note;
       if (naWhy != null) {
         return new Row(entry, cell, kind, metric, before, after, ratio, interval, null, null, Verdict.NA, naWhy, doubtful,
-            calibration);
+            calibration, underTest);
       }
       if (tooFew) {
         return new Row(entry, cell, kind, metric, before, after, ratio, interval, p, q, Verdict.TOO_FEW_RUNS,
             "too few runs on a side: the test cannot reach p < " + alpha + " whatever the figures" + caveat, doubtful,
-            calibration);
+            calibration, underTest);
       }
       boolean big = ratio != null && Math.abs(ratio - 1) >= minChange;
       if (acrossTopologies) {
         // One host against two: the network path and the client's machine changed, not only the code.
         return new Row(entry, cell, kind, metric, before, after, ratio, interval, p, q, Verdict.NOT_SIGNIFICANT,
-            "not judged across two topologies without --normalize calibration", doubtful, calibration);
+            "not judged across two topologies without --normalize calibration", doubtful, calibration, underTest);
       }
       boolean significant = q != null && q < alpha && big;
       String why = significant
@@ -724,7 +749,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
               ? String.format(Locale.ROOT, "q = %.3g < %.2g but the change is below the %.0f%% minimum", q, alpha, minChange * 100)
               : String.format(Locale.ROOT, "q = %.3g: not significant", q);
       return new Row(entry, cell, kind, metric, before, after, ratio, interval, p, q,
-          significant ? Verdict.SIGNIFICANT : Verdict.NOT_SIGNIFICANT, why + caveat, doubtful, calibration);
+          significant ? Verdict.SIGNIFICANT : Verdict.NOT_SIGNIFICANT, why + caveat, doubtful, calibration, underTest);
     }
   }
 
@@ -1042,8 +1067,45 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return rows.stream().filter(r -> r.verdict() == Verdict.SIGNIFICANT).count();
   }
 
+  /**
+   * "Benjamini–Hochberg q-values over the N tested cells (false discovery rate 5%)", or, when some tested cells are
+   * the change under test and some are not, over each of the two families.
+   */
+  public String falseDiscoveryClause() {
+    long tested = rows.stream().filter(r -> r.pValue() != null).count();
+    long underTest = rows.stream().filter(r -> r.pValue() != null && r.underTest()).count();
+    if (underTest == 0 || underTest == tested) {
+      return String.format(Locale.ROOT, "Benjamini–Hochberg q-values over the %d tested cells (false discovery rate %.0f%%)",
+          tested, alpha * 100);
+    }
+    return String.format(Locale.ROOT, "Benjamini–Hochberg q-values over the %d tested cell%s of the change under test "
+            + "(entries whose sources differ between the sides) and, apart, over the %d others, which should not have "
+            + "moved (false discovery rate %.0f%% in each)", underTest, underTest == 1 ? "" : "s", tested - underTest,
+        alpha * 100);
+  }
+
+  /**
+   * With the change under test in a family of its own, how many of the cells that should not have moved were called
+   * significant: each is a sign that the sides differ by more than the spread between runs allows for. Empty otherwise.
+   */
+  public String controlSentence() {
+    long tested = rows.stream().filter(r -> r.pValue() != null).count();
+    long underTest = rows.stream().filter(r -> r.pValue() != null && r.underTest()).count();
+    if (underTest == 0 || underTest == tested) {
+      return "";
+    }
+    long others = tested - underTest;
+    long moved = rows.stream().filter(r -> !r.underTest() && r.verdict() == Verdict.SIGNIFICANT).count();
+    return moved == 0
+        ? String.format(Locale.ROOT, "None of the %d tested cells whose sources did not change was called significant.",
+            others)
+        : String.format(Locale.ROOT, "%d of the %d tested cells whose sources did not change %s called significant: the "
+            + "sides differ by more than the spread between runs allows for, so the change under test may carry some of "
+            + "that too.", moved, others, moved == 1 ? "was" : "were");
+  }
+
   /** What "Normalisation:" says: the kind, and for the calibration whose error its intervals carry. */
-  private String normalisationClause() {
+  public String normalisationClause() {
     if (normalization != Normalization.CALIBRATION) {
       return normalization.wireName() + " (absolute figures)";
     }
@@ -1068,28 +1130,26 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       environmentDifferences.forEach(d -> md.append("- ").append(MarkdownText.line(d)).append('\n'));
       md.append('\n');
     }
-    long tested = rows.stream().filter(r -> r.pValue() != null).count();
     if (betweenRuns != null && betweenRuns.repeated()) {
       md.append(String.format(Locale.ROOT, "%d runs before, %d after. Per cell: each run's median; the change is the ratio "
               + "of their geometric means, after ÷ before, with its 95%% interval from each run's own (the interval of its "
               + "median) and the spread between runs below; the p-value is a normal test on the same, never smaller than a "
-              + "Mann–Whitney U test on all the runs of a side together; Benjamini–Hochberg q-values over the %d tested "
-              + "cells (false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
-              + "Normalisation: %s. The before and after columns are the geometric means of the runs' medians; a † marks "
-              + "a cell not trustworthy in a run.%n%n",
-          betweenRuns.runsBefore(), betweenRuns.runsAfter(), tested, alpha * 100, alpha, minChange * 100,
+              + "Mann–Whitney U test on all the runs of a side together; %s. Significant: q < %.2g and a change of at "
+              + "least %.0f%%; otherwise ~. Normalisation: %s. The before and after columns are the geometric means of the "
+              + "runs' medians; a † marks a cell not trustworthy in a run.%n%n",
+          betweenRuns.runsBefore(), betweenRuns.runsAfter(), falseDiscoveryClause(), alpha, minChange * 100,
           normalisationClause()));
     } else {
       md.append(String.format(Locale.ROOT, "Per cell: the change after ÷ before (Hodges–Lehmann, with its 95%% interval), a "
-              + "Mann–Whitney U test on the two sets of runs, and Benjamini–Hochberg q-values over the %d tested cells "
-              + "(false discovery rate %.0f%%). Significant: q < %.2g and a change of at least %.0f%%; otherwise ~. "
-              + "Normalisation: %s. A † marks a cell not trustworthy on a side.%n%n",
-          tested, alpha * 100, alpha, minChange * 100, normalisationClause()));
+              + "Mann–Whitney U test on the two sets of runs, and %s. Significant: q < %.2g and a change of at least "
+              + "%.0f%%; otherwise ~. Normalisation: %s. A † marks a cell not trustworthy on a side.%n%n",
+          falseDiscoveryClause(), alpha, minChange * 100, normalisationClause()));
     }
     if (betweenRuns != null) {
       md.append(betweenRunsSentence()).append("\n\n");
     }
-    md.append(String.format(Locale.ROOT, "**%d of %d cells significant.**%n%n", significant(), rows.size()));
+    md.append(String.format(Locale.ROOT, "**%d of %d cells significant.**%s%n%n", significant(), rows.size(),
+        controlSentence().isEmpty() ? "" : " " + controlSentence()));
     md.append("| entry | cell | metric | before | after | change [95% CI] | p | q | verdict | why |\n")
         .append("|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
     for (Row r : rows) {

@@ -143,6 +143,42 @@ class ComparisonTest {
     assertThat(sameSources.toMarkdown()).doesNotContain("whose sources differ");
   }
 
+  @Test
+  void theCellsOfEntriesWhoseSourcesDifferAreAFamilyOfTheirOwnForTheFalseDiscoveryRate() {
+    Comparison c = Comparison.of(withSources(1, 0.025, 1, false), withSources(2, 0.025, 0.9, true));
+
+    List<Comparison.Row> tested = c.rows().stream().filter(r -> r.pValue() != null).toList();
+    List<Comparison.Row> underTest = tested.stream().filter(Comparison.Row::underTest).toList();
+    List<Comparison.Row> others = tested.stream().filter(r -> !r.underTest()).toList();
+    assertThat(underTest).hasSize(6).allSatisfy(r -> assertThat(r.entry()).matches("entry-[012]"));
+    assertThat(others).hasSize(34);
+    assertThat(qValues(underTest)).as("q among the change under test alone").containsExactly(benjaminiHochberg(underTest));
+    assertThat(qValues(others)).as("q among the cells that should not have moved").containsExactly(benjaminiHochberg(others));
+    // A 10% slowdown of three entries among shifts of 2.5% per entry: found on all six cells in its own family,
+    // where q-values over all forty cells would find it on one at most.
+    assertThat(underTest).allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT));
+    double[] overAll = benjaminiHochberg(tested);
+    assertThat(IntStream.range(0, tested.size()).filter(i -> tested.get(i).underTest() && overAll[i] < 0.05).count())
+        .isLessThanOrEqualTo(1);
+    assertThat(c.toMarkdown()).contains("Benjamini–Hochberg q-values over the 6 tested cells of the change under test "
+        + "(entries whose sources differ between the sides) and, apart, over the 34 others, which should not have moved "
+        + "(false discovery rate 5% in each)").contains(" of the 34 tested cells whose sources did not change ");
+
+    Comparison sameSources = Comparison.of(withSources(1, 0.025, 1, false), withSources(2, 0.025, 0.9, false));
+    assertThat(sameSources.rows()).noneMatch(Comparison.Row::underTest);
+    assertThat(sameSources.toMarkdown()).contains("Benjamini–Hochberg q-values over the 40 tested cells (false discovery "
+        + "rate 5%)").doesNotContain("whose sources did not change");
+  }
+
+  private static double[] qValues(List<Comparison.Row> rows) {
+    return rows.stream().mapToDouble(Comparison.Row::qValue).toArray();
+  }
+
+  private static double[] benjaminiHochberg(List<Comparison.Row> rows) {
+    return dev.fairbench.orchestrator.stats.FalseDiscovery.benjaminiHochbergQValues(
+        rows.stream().mapToDouble(Comparison.Row::pValue).toArray());
+  }
+
   /** {@code count} runs of twenty entries, each run with shifts of its own of sd {@code spread}. */
   private static List<ResultsDocument> runs(long firstSeed, int count, double spread, String slowed, double factor) {
     return IntStream.range(0, count).mapToObj(i -> shifted(firstSeed + i, 20, spread, slowed, factor)).toList();
@@ -424,6 +460,26 @@ class ComparisonTest {
     assertThat(heavier.rows()).filteredOn(r -> r.entry().equals("framework")).singleElement().satisfies(r -> {
       assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT);
       assertThat(r.deltaPercent()).isBetween(6.0, 14.0);
+    });
+  }
+
+  @Test
+  void aFrameworkWhoseSourcesDifferIsJudgedOnItsLadderAndItsBaselineStaysUnjudged() {
+    java.util.function.BiFunction<ResultsDocument, String, ResultsDocument> withFrameworkSource = (d, hash) ->
+        new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
+            d.calibration(), d.breaks(), d.entries(), new dev.fairbench.orchestrator.results.Invocation(null, List.of(),
+                false, "impls", "native", "", "", "", java.util.Map.of("bare", "sha256:bare", "framework", hash)));
+    Comparison c = Comparison.of(withFrameworkSource.apply(ladder(1, 20_000, 1.0, 1.0), "sha256:framework"),
+        withFrameworkSource.apply(ladder(2, 20_000, 1.0, 1.3), "sha256:framework-slower"));
+
+    assertThat(c.betweenRuns().changedSources()).containsExactly("framework");
+    assertThat(c.rows()).filteredOn(r -> r.entry().equals("framework")).singleElement().satisfies(r -> {
+      assertThat(r.underTest()).isTrue();
+      assertThat(r.verdict()).isEqualTo(Comparison.Verdict.SIGNIFICANT);
+    });
+    assertThat(c.rows()).filteredOn(r -> r.entry().equals("bare")).singleElement().satisfies(r -> {
+      assertThat(r.underTest()).isFalse();
+      assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NA);
     });
   }
 

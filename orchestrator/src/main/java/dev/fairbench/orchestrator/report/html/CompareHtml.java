@@ -35,10 +35,11 @@ public final class CompareHtml {
                     + " after: per cell each run's median, the change of their geometric means, a normal test with each "
                     + "run's own interval and the spread between runs (never less strict than Mann–Whitney U on all the "
                     + "runs of a side)"
-                : "Mann–Whitney U per cell") + ", Benjamini–Hochberg q-values (false discovery rate %.0f%%); significant when q < %.2g "
-                + "and a change of at least %.0f%%, otherwise ~. Normalisation: %s. %d of %d cells significant.",
-            comparison.alpha() * 100, comparison.alpha(), comparison.minChange() * 100,
-            comparison.normalization().wireName(), comparison.significant(), comparison.rows().size())))
+                : "Mann–Whitney U per cell") + ", %s; significant when q < %.2g "
+                + "and a change of at least %.0f%%, otherwise ~. Normalisation: %s. %d of %d cells significant.%s",
+            comparison.falseDiscoveryClause(), comparison.alpha(), comparison.minChange() * 100,
+            comparison.normalisationClause(), comparison.significant(), comparison.rows().size(),
+            comparison.controlSentence().isEmpty() ? "" : " " + comparison.controlSentence())))
         .append(" <span class=\"doubt\">†</span> marks a cell not trustworthy on a side.</p>")
         .append(comparison.betweenRuns() == null ? "" : "<p>" + Html.esc(comparison.betweenRunsSentence()) + "</p>")
         .append("<table><thead><tr><th>entry</th><th>cell</th><th>metric</th><th>before</th><th>after</th><th>change [95% CI]</th>")

@@ -25,11 +25,10 @@ import picocli.CommandLine.Spec;
           + "cell: the change after ÷ before "
           + "(Hodges–Lehmann on the log scale, with its 95%% interval), a Mann–Whitney U test on the two sets of "
           + "runs, and Benjamini–Hochberg q-values over every tested cell, so the share of false alarms among the "
-          + "significant cells stays at most --alpha; when the runs' recorded sources differ for some entries, "
-          + "their cells (the change under test) are one family and the others, which should not have moved, "
-          + "another, and the comparison says how many of those moved. Significant: q < --alpha and |change| ≥ "
-          + "--min-change; otherwise ~. With 3 runs a side the test cannot reach p < 0.1: such cells say \"too "
-          + "few runs\".",
+          + "significant cells stays at most --alpha; when the runs' recorded sources differ for some entries "
+          + "(the change under test), the comparison says how many of the other cells, which should not have "
+          + "moved, were called significant. Significant: q < --alpha and |change| ≥ --min-change; otherwise ~. "
+          + "With 3 runs a side the test cannot reach p < 0.1: such cells say \"too few runs\".",
       "",
       "At the top: every difference between the two environments (CPU, cores, kernel, runtime, limits, load, "
           + "method, commit). --normalize calibration divides every run by the calibration server's median over its "

@@ -523,7 +523,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * The rows with their q-values, Benjamini–Hochberg over every tested cell, each marked {@code underTest} when its
    * entry's sources differ between the sides. The cells under test are not a family of their own: tried on the
    * committed A/A pairs with one entry's sources marked changed, that called a change that was not there in 18 of
-   * 180 entries against 7 of 180 (docs/REPORTS.md).
+   * 170 entries against 7 of 170 (docs/REPORTS.md, CommittedPairsTest).
    */
   private static List<Row> rows(List<Draft> drafts, java.util.function.Predicate<Draft> underTest, double alpha,
       double minChange, boolean acrossEnvironments, boolean acrossTopologies) {

@@ -1,0 +1,113 @@
+package dev.fairbench.orchestrator.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.EntryStatus;
+import dev.fairbench.orchestrator.results.Invocation;
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.ResultsJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * compare's operating point, checked on the project's own evidence rather than on synthetic runs: pairs of committed
+ * default runs made on one machine (an Intel VM, 2026-12-05 21:17 to 2026-12-06 08:15) with the same code, and pairs
+ * with py-fastapi handicapped by about 10% on one side (scripts/plant-handicap). Both numbers are what
+ * results/method-check/2026-12-06-0949/README.md reports; a change to compare that makes it call more changes that are
+ * not there, or find fewer that are, fails here.
+ */
+class CommittedPairsTest {
+  private static final String CHECKS = "results/method-check/";
+  private static final String REFERENCE = "results/reference";
+  private static final String R2117 = "results/reference-2026-12-05-2117";
+  private static final String A2 = CHECKS + "2026-12-06/a2";
+  private static final String B = CHECKS + "2026-12-06-0359/b";
+  private static final String C = CHECKS + "2026-12-06-0359/c";
+  private static final String D = CHECKS + "2026-12-06-0710/d";
+
+  /** Same code, one machine: every change in these is one that is not there. */
+  private static final List<List<String>> SAME_CODE = List.of(List.of(REFERENCE, B), List.of(REFERENCE, C), List.of(B, C),
+      List.of(REFERENCE, A2), List.of(A2, B), List.of(A2, C), List.of(R2117, REFERENCE), List.of(C, D), List.of(B, D),
+      List.of(REFERENCE, D));
+
+  /** py-fastapi handicapped on one side (its recorded sources differ); everything else the same code. */
+  private static final List<List<String>> HANDICAP = List.of(List.of(B, CHECKS + "2026-12-06-0359/h"),
+      List.of(C, CHECKS + "2026-12-06-0359/h"), List.of(REFERENCE, CHECKS + "2026-12-06/h-held"),
+      List.of(A2, CHECKS + "2026-12-06/h-held"), List.of(R2117, CHECKS + "2026-12-05-2117/h-gauge"),
+      List.of(CHECKS + "2026-12-05-1407/h-handicap", "results/reference-2026-12-05-1407"),
+      List.of(CHECKS + "2026-12-05-1728/a-forks", CHECKS + "2026-12-05-1728/h-forks"),
+      List.of(D, CHECKS + "2026-12-06-0710/h"), List.of(C, CHECKS + "2026-12-06-0710/h"),
+      List.of(B, CHECKS + "2026-12-06-0710/h"));
+
+  private final Map<String, ResultsDocument> runs = new HashMap<>();
+
+  private ResultsDocument run(String folder) {
+    return runs.computeIfAbsent(folder, f -> {
+      try {
+        return ResultsJson.read(Path.of("..", f, "results.json"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  private static Comparison compare(ResultsDocument before, ResultsDocument after) {
+    return Comparison.of(before, after, 0.05, 0.05, Comparison.Normalization.CALIBRATION);
+  }
+
+  /** The run with {@code entry}'s recorded sources altered, as a change to that entry would have them. */
+  private static ResultsDocument markedChanged(ResultsDocument d, String entry) {
+    Invocation i = d.invocation();
+    Map<String, String> sources = new HashMap<>(i.sources());
+    sources.put(entry, "sha256:marked-changed");
+    return new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
+        d.calibration(), d.breaks(), d.entries(), new Invocation(i.config(), i.selectors(), i.baselines(), i.impls(),
+            i.runtime(), i.serverHost(), i.serverAddress(), i.clientHost(), sources));
+  }
+
+  @Test
+  void aChangeToOneEntryThatIsNotThereIsCalledInAtMostOneEntryInTwentyOfTheSameCodePairs() {
+    int entries = 0;
+    List<String> called = new ArrayList<>();
+    for (List<String> pair : SAME_CODE) {
+      ResultsDocument before = run(pair.get(0));
+      ResultsDocument after = run(pair.get(1));
+      for (EntryResult entry : after.entries()) {
+        if (entry.status() != EntryStatus.MEASURED || entry.calibration()) {
+          continue;
+        }
+        entries++;
+        Comparison c = compare(before, markedChanged(after, entry.id()));
+        assertThat(c.betweenRuns().changedSources()).containsExactly(entry.id());
+        if (c.rows().stream().anyMatch(r -> r.entry().equals(entry.id()) && r.verdict() == Comparison.Verdict.SIGNIFICANT)) {
+          called.add(pair.get(0) + " → " + pair.get(1) + ": " + entry.id());
+        }
+      }
+    }
+    assertThat(entries).isEqualTo(170);
+    assertThat(called).as("entries whose change that is not there was called significant")
+        .hasSizeLessThanOrEqualTo(entries / 20);
+  }
+
+  @Test
+  void aPlantedTenPercentHandicapIsFoundOnAboutAQuarterOfItsCellsWithOneRunASide() {
+    int cells = 0;
+    int found = 0;
+    for (List<String> pair : HANDICAP) {
+      Comparison c = compare(run(pair.get(0)), run(pair.get(1)));
+      assertThat(c.betweenRuns().changedSources()).as("%s", pair).containsExactly("py-fastapi");
+      List<Comparison.Row> handicapped = c.rows().stream().filter(r -> r.entry().equals("py-fastapi")).toList();
+      cells += handicapped.size();
+      found += (int) handicapped.stream().filter(r -> r.verdict() == Comparison.Verdict.SIGNIFICANT).count();
+    }
+    assertThat(cells).isEqualTo(50);
+    assertThat(found).isGreaterThanOrEqualTo(12);
+  }
+}

@@ -540,11 +540,6 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
   }
 
   /**
-   * The drafts with the run-to-run spread of their kind of figure in their intervals and tests: one
-   * spread for the ladder overheads (a ratio inside each run), one for every other cell. Appends
-   * what was estimated to {@code spreads}.
-   */
-  /**
    * The entries whose sources (the folder hashes in the runs' invocation blocks) differ between a run
    * before and a run after; empty when a run has no invocation block or does not record the entry.
    */
@@ -601,6 +596,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return unchanged.size() >= RunToRun.MIN_CELLS ? unchanged : tested;
   }
 
+  /**
+   * The drafts with the run-to-run spread of their kind of figure in their intervals and tests: one
+   * spread for the ladder overheads (a ratio inside each run), one for every other cell. Appends
+   * what was estimated to {@code spreads}.
+   */
   private static List<Draft> allowingForRunToRun(List<Draft> drafts, List<Spread> spreads,
       BiPredicate<String, CellKind> affected) {
     List<Draft> adjusted = new ArrayList<>(drafts);

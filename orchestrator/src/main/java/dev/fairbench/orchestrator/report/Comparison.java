@@ -105,11 +105,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
    * @param pValue      Mann–Whitney, two-sided; null when not tested
    * @param qValue      Benjamini–Hochberg over every tested cell; null when not tested
    * @param doubtful    a side is not trustworthy (see the fairness review of that run)
-   */
-  /**
-   * @param underTest whether the cell is one of the change under test (its entry's sources differ between the sides,
-   *                  or its ladder's baseline's or the calibration's it is divided by): its q-value is then among those
-   *                  cells only, not among the cells that should not have moved
+   * @param underTest   a tested cell of the change under test: its entry's sources differ between the sides (or its
+   *                    ladder's baseline's, or the calibration's it is divided by); the others should not have moved
    */
   public record Row(String entry, String cell, CellKind kind, String metric, Double before, Double after, Double ratio,
       Interval interval, Double pValue, Double qValue, Verdict verdict, String why, boolean doubtful,

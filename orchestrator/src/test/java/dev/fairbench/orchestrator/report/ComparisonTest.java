@@ -157,10 +157,12 @@ class ComparisonTest {
     assertThat(tested.stream().filter(Comparison.Row::underTest)).hasSize(6)
         .allSatisfy(r -> assertThat(r.entry()).matches("entry-[012]"));
     assertThat(qValues(tested)).as("one family: q among every tested cell").containsExactly(benjaminiHochberg(tested));
+    // The untouched entries' own shifts of 2.5% (one run a side) make some of their cells significant too; the
+    // comparison counts them under its count.
     long moved = tested.stream().filter(r -> !r.underTest() && r.verdict() == Comparison.Verdict.SIGNIFICANT).count();
+    assertThat(moved).isGreaterThan(1);
     assertThat(c.toMarkdown()).contains("Benjamini–Hochberg q-values over the 40 tested cells (false discovery rate 5%)")
-        .contains(moved == 0 ? "None of the 34 tested cells whose sources did not change was called significant."
-            : moved + " of the 34 tested cells whose sources did not change ");
+        .contains(moved + " of the 34 tested cells whose sources did not change were called significant");
 
     Comparison sameSources = Comparison.of(withSources(1, 0.025, 1, false), withSources(2, 0.025, 0.9, false));
     assertThat(sameSources.rows()).noneMatch(Comparison.Row::underTest);

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * compare's operating point, checked on the project's own evidence rather than on synthetic runs: pairs of committed
  * default runs made on one machine (an Intel VM, 2026-12-05 21:17 to 2026-12-06 08:15) with the same code, and pairs
- * with py-fastapi handicapped by about 10% on one side (scripts/plant-handicap). Both numbers are what
- * results/method-check/2026-12-06-0949/README.md reports; a change to compare that makes it call more changes that are
- * not there, or find fewer that are, fails here.
+ * with py-fastapi handicapped by about 10% on one side (scripts/plant-handicap), one run a side and several. The
+ * figures are what results/method-check/2026-12-06-0949/README.md reports; a change to compare that makes it call more
+ * changes that are not there, or find fewer that are, fails here.
  */
 class CommittedPairsTest {
   private static final String CHECKS = "results/method-check/";
@@ -46,6 +46,23 @@ class CommittedPairsTest {
       List.of(D, CHECKS + "2026-12-06-0710/h"), List.of(C, CHECKS + "2026-12-06-0710/h"),
       List.of(B, CHECKS + "2026-12-06-0710/h"));
 
+  private static final String H_HELD = CHECKS + "2026-12-06/h-held";
+  private static final String H3 = CHECKS + "2026-12-06-0359/h";
+  private static final String H7 = CHECKS + "2026-12-06-0710/h";
+
+  /** Several runs a side of the same code: before, after. */
+  private static final List<List<List<String>>> SAME_CODE_SEVERAL = List.of(
+      List.of(List.of(R2117, REFERENCE, A2), List.of(B, C)), List.of(List.of(REFERENCE, A2, B), List.of(C)),
+      List.of(List.of(A2, B, C), List.of(D)), List.of(List.of(REFERENCE, A2), List.of(B, C)),
+      List.of(List.of(B, C), List.of(REFERENCE, A2, D)), List.of(List.of(REFERENCE, B, C), List.of(A2)));
+
+  /** Several runs a side, py-fastapi handicapped after. */
+  private static final List<List<List<String>>> HANDICAP_SEVERAL = List.of(
+      List.of(List.of(REFERENCE, A2, B, C), List.of(H3)), List.of(List.of(A2, B, C), List.of(H_HELD, H3)),
+      List.of(List.of(REFERENCE, A2), List.of(H_HELD)), List.of(List.of(B, C, D), List.of(H7)),
+      List.of(List.of(R2117, REFERENCE), List.of(CHECKS + "2026-12-05-2117/h-gauge")),
+      List.of(List.of(REFERENCE, A2, B, C, D), List.of(H_HELD, H3, H7)));
+
   private final Map<String, ResultsDocument> runs = new HashMap<>();
 
   private ResultsDocument run(String folder) {
@@ -60,6 +77,11 @@ class CommittedPairsTest {
 
   private static Comparison compare(ResultsDocument before, ResultsDocument after) {
     return Comparison.of(before, after, 0.05, 0.05, Comparison.Normalization.CALIBRATION);
+  }
+
+  private Comparison compareSeveral(List<List<String>> sides) {
+    return Comparison.of(sides.get(0).stream().map(this::run).toList(), sides.get(1).stream().map(this::run).toList(),
+        0.05, 0.05, Comparison.Normalization.CALIBRATION);
   }
 
   /** The run with {@code entry}'s recorded sources altered, as a change to that entry would have them. */
@@ -109,5 +131,30 @@ class CommittedPairsTest {
     }
     assertThat(cells).isEqualTo(50);
     assertThat(found).isGreaterThanOrEqualTo(12);
+  }
+
+  @Test
+  void severalRunsASideOfTheSameCodeCallNoCellSignificant() {
+    for (List<List<String>> sides : SAME_CODE_SEVERAL) {
+      Comparison c = compareSeveral(sides);
+      assertThat(c.betweenRuns().repeated()).isTrue();
+      assertThat(c.rows()).as("%s", sides).noneMatch(r -> r.verdict() == Comparison.Verdict.SIGNIFICANT);
+    }
+  }
+
+  @Test
+  void severalRunsASideFindThePlantedHandicapOnSomeOfItsCellsAndNoOtherCell() {
+    int found = 0;
+    int others = 0;
+    for (List<List<String>> sides : HANDICAP_SEVERAL) {
+      Comparison c = compareSeveral(sides);
+      assertThat(c.betweenRuns().changedSources()).as("%s", sides).containsExactly("py-fastapi");
+      found += (int) c.rows().stream()
+          .filter(r -> r.entry().equals("py-fastapi") && r.verdict() == Comparison.Verdict.SIGNIFICANT).count();
+      others += (int) c.rows().stream()
+          .filter(r -> !r.entry().equals("py-fastapi") && r.verdict() == Comparison.Verdict.SIGNIFICANT).count();
+    }
+    assertThat(found).isGreaterThanOrEqualTo(2);
+    assertThat(others).isZero();
   }
 }

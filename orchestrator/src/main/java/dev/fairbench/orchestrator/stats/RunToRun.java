@@ -199,7 +199,7 @@ public final class RunToRun {
     if (kept.size() < deviations.size() && !kept.isEmpty()) {
       total = robustSd(kept, 0);
     }
-    return Optional.of(Math.sqrt(Math.max(0, total * total - Statistics.median(variances))));
+    return Optional.of(lessExplained(total, variances));
   }
 
   /**

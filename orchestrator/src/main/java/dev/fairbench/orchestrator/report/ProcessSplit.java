@@ -106,11 +106,30 @@ public final class ProcessSplit {
             + "Per cell with %d runs or more from each, the runs of each later process against the first's, a "
             + "throughput run divided by its round's effect: apart when every run of one lies beyond every run of the "
             + "other and their medians are %.0f%% or more apart. Were the processes alike, n runs against m would "
-            + "fall apart so in 2 of C(n+m, n) orders (4 against 5: 1.6%%; 4 against 8: 0.4%%), and by %.0f%% more "
-            + "rarely still. **%d of %d cells apart.** Such a cell measured its process as much as its entry: its "
-            + "interval holds both processes, and a run of it against another run would read the process as a change.",
+            + "fall apart so in 2 of C(n+m, n) orders (4 against 5: 1.6%%; 3 against 3: 10%%), and by %.0f%% more "
+            + "rarely still: with these cells' runs, chance alone would part about %s of the %d. **%d of %d cells "
+            + "apart.** Such a cell measured its process as much as its entry: its interval holds both processes, and "
+            + "a run of it against another run would read the process as a change. Every server's processes begin at "
+            + "the same rounds, so a shift they all share at a turn is read as those rounds' effect and is not here: "
+            + "in a run of one runtime's servers alone, that can be most of one.",
         document.method().forks(), FEWEST_RUNS, MINIMUM_CHANGE * 100, MINIMUM_CHANGE * 100,
-        rows.stream().filter(Row::apart).count(), rows.size());
+        chanceFigure(expectedByChance(rows)), rows.size(), rows.stream().filter(Row::apart).count(), rows.size());
+  }
+
+  /**
+   * How many of the rows would be separated were every process alike: each n runs against m fall
+   * apart in 2 of C(n+m, n) orders. An upper bound on the rows apart by chance, which also need 5%.
+   */
+  public static double expectedByChance(List<Row> rows) {
+    double sum = 0;
+    for (Row r : rows) {
+      sum += MannWhitney.smallestPossiblePValue(r.firstRuns(), r.runs());
+    }
+    return sum;
+  }
+
+  private static String chanceFigure(double expected) {
+    return expected >= 0.95 ? String.format(Locale.ROOT, "%.0f", expected) : String.format(Locale.ROOT, "%.1f", expected);
   }
 
   public static final List<String> HEADER = List.of("Entry", "Cell", "Metric", "Process 1 (runs)", "Process (runs)",

@@ -93,7 +93,7 @@ final class ResultsFiles {
           + problem(e));
     } catch (JacksonException e) {
       JsonLocation where = e.getLocation();
-      throw new UsageException(file + " is not a fairbench results file: " + e.getOriginalMessage()
+      throw new UsageException(file + " is not a fairbench results file: " + withoutSource(e.getOriginalMessage())
           + (where == null || where.getLineNr() < 1 ? "" : " (line " + where.getLineNr() + ", column "
               + where.getColumnNr() + ")"));
     } catch (IOException e) {
@@ -101,6 +101,15 @@ final class ResultsFiles {
           : e.getMessage()));
     }
     return document;
+  }
+
+  /**
+   * Jackson's message without the "[Source: REDACTED (…); line: 1, column: 7]" it gives where a
+   * bracket or brace opened: "starting at line 1, column 7" says the same to a reader.
+   */
+  static String withoutSource(String message) {
+    return message == null ? "not JSON"
+        : message.replaceAll("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)\\]", "line $1, column $2");
   }
 
   /** The field a mapping error is about, as entries[2].cells[0].runs. */
@@ -121,7 +130,7 @@ final class ResultsFiles {
       return "a value it needs is missing or null";
     }
     String message = e.getOriginalMessage();
-    return message == null ? e.getClass().getSimpleName() : message.replace("\n", " ").lines().findFirst().orElse("");
+    return message == null ? e.getClass().getSimpleName() : withoutSource(message).replace("\n", " ").lines().findFirst().orElse("");
   }
 
   /**

@@ -119,6 +119,13 @@ class ReportCommandTest {
   }
 
   @Test
+  void anUnclosedBracketIsNamedByWhereItOpensWithoutTheParsersSourceNotice() throws Exception {
+    assertRefused(Files.writeString(dir.resolve("unclosed.json"), "{\"schemaVersion\": [1, 2}"),
+        "unclosed.json is not a fairbench results file", "starting at line 1, column 19", "(line 1, column 24)");
+    assertThat(err.toString()).doesNotContain("Source", "REDACTED");
+  }
+
+  @Test
   void anEmptyFileAndAJsonArrayAreUsageErrors() throws Exception {
     assertRefused(Files.writeString(dir.resolve("empty.json"), ""), "empty.json is not a fairbench results file: it is empty");
     assertRefused(Files.writeString(dir.resolve("null.json"), "null"), "it holds null, not an object");

@@ -12,9 +12,10 @@ import picocli.CommandLine.Spec;
     versionProvider = FairbenchCommand.Version.class,
     header = "Conformance and fair benchmarks of the same HTTP API in many frameworks.",
     description = {
-      "Entries live under impls/<name>/ with a fairbench.toml manifest (docs/MANIFEST.md).",
-      "Typical use: `fairbench list`, then `fairbench run` to gate every available entry on",
-      "conformance and benchmark it, then read the Markdown report the run points to."
+      "Entries live under impls/<name>/, each with a fairbench.toml manifest",
+      "(docs/MANIFEST.md). Typical use: `fairbench list`, then `fairbench run` to gate",
+      "every available entry on conformance and benchmark it, then read the Markdown",
+      "report the run points to."
     },
     subcommands = {
       ListCommand.class,

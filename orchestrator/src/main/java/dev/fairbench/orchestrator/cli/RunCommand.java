@@ -124,7 +124,9 @@ public class RunCommand implements Callable<Integer> {
   Duration duration;
 
   @Option(names = "--warmup", paramLabel = "TIME", converter = Converters.DurationConverter.class,
-      description = "Load on every cell before round 1, 0 for none (default: 2s on 2-3 cores, 5s from 4).")
+      description = "Length of each warm-up run of every cell before round 1, 0 for none (default: 2s on 2-3 "
+          + "cores, 5s from 4). A cell's runs go on while one is over 5%% faster than the one before, at most six; "
+          + "at a share-of-max rate, until two in a row agree within 5%%.")
   Duration warmup;
 
   @Option(names = "--rewarm", paramLabel = "TIME", converter = Converters.DurationConverter.class,

@@ -25,7 +25,8 @@ final class Sessions {
         EnvironmentProbe.gitDirty(paths.root()),
         new Environment.LimitsRecord(limits.serverCpus(), limits.clientCpus(), limits.memoryBytes(), limits.workers()),
         new Environment.LoadSettings(config.duration().toMillis() / 1e3, config.warmup().toMillis() / 1e3,
-            config.connections(), config.threads(), config.requestTimeout().toMillis() / 1e3),
+            config.connections(), config.threads(), config.requestTimeout().toMillis() / 1e3,
+            dev.fairbench.orchestrator.pipeline.WarmMaximum.AGREEMENT),
         config.endpoints().stream().map(Endpoint::wireName).toList(), "",
         // The hosts and the path to the servers, measured once before the first server starts
         // (under the run lock); conformance alone measures nothing.

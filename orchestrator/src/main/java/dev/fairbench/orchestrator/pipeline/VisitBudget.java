@@ -34,6 +34,12 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
   static final double PREPARE_SECONDS = 10.7;
   /** Seconds a warm-up or a visit costs beyond its load, measured in the reference run. */
   static final double OVERHEAD_SECONDS = 0.3;
+  /**
+   * Warm-up runs a cell makes at the least since 2026-12-06 14:00 UTC: one, and the one that shows its
+   * server no longer getting faster ({@link WarmMaximum#warm}). A JIT runtime's cells take 3 to 5; the
+   * reference run above made one.
+   */
+  static final int WARMUP_RUNS = 2;
 
   /** One server of the run as the budget needs it. */
   public record Server(String id, boolean baseline, String standsOn, boolean calibration) {}
@@ -68,7 +74,7 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     }
     double prepareSeconds = prepare * PREPARE_SECONDS;
     double warmupSeconds = config.warmup().isZero() ? 0
-        : (entryCells + calibrationCells) * (config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS);
+        : (entryCells + calibrationCells) * (WARMUP_RUNS * config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS);
     double visitSeconds = (config.rewarm().toMillis() + config.duration().toMillis()) / 1e3 + OVERHEAD_SECONDS;
     double ladderVisitSeconds = visitSeconds + (config.ladderDuration().toMillis() - config.duration().toMillis()) / 1e3;
     int cells = entryCells + calibrationCells + ladderCells;

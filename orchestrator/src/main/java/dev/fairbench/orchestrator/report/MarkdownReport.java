@@ -409,7 +409,7 @@ public final class MarkdownReport {
     rows.add(List.of("Server limits", "CPUs " + limits.serverCpus() + ", memory " + limits.memoryBytes() / 1048576
         + " MiB, WORKERS=" + limits.workers()));
     rows.add(List.of("Load", env.loadGenerator() + " on CPUs " + limits.clientCpus() + ", " + load.threads()
-        + " thread(s), " + load.connections() + " connections, warm-up " + seconds(load.warmupSeconds())
+        + " thread(s), " + load.connections() + " connections, warm-up " + load.warmupDescription()
         + " per cell, runs of " + seconds(load.durationSeconds())));
     if (document.calibration() != null) {
       rows.add(List.of("Client ceiling", String.format(Locale.ROOT, "%,.0f req/s (the calibration server's best median here)",

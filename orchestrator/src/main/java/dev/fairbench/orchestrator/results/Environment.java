@@ -257,11 +257,30 @@ public record Environment(
   /** The limits every server got. */
   public record LimitsRecord(String serverCpus, String clientCpus, long memoryBytes, int workers) {}
 
-  /** The load profile of every cell. */
+  /**
+   * The load profile of every cell.
+   *
+   * @param warmupRise      a throughput cell's warm-up repeats its run of {@code warmupSeconds} while
+   *                        one is more than this share faster than the one before (at most six runs);
+   *                        null in files made before 2026-12-06 14:00 UTC, whose throughput cells had
+   *                        one warm-up run
+   */
   public record LoadSettings(
       double durationSeconds,
       double warmupSeconds,
       int connections,
       int threads,
-      double timeoutSeconds) {}
+      double timeoutSeconds,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      Double warmupRise) {
+
+    /** What each cell's warm-up was: "2 s", or "runs of 2 s while one is over 5% faster than the last". */
+    public String warmupDescription() {
+      String run = warmupSeconds == Math.rint(warmupSeconds) ? String.format(java.util.Locale.ROOT, "%.0f s", warmupSeconds)
+          : String.format(java.util.Locale.ROOT, "%.1f s", warmupSeconds);
+      return warmupRise == null || warmupSeconds == 0 ? run
+          : String.format(java.util.Locale.ROOT, "runs of %s while one is over %.0f%% faster than the last", run,
+              warmupRise * 100);
+    }
+  }
 }

@@ -45,6 +45,26 @@ class WarmMaximumTest {
   }
 
   @Test
+  void aThroughputCellsWarmUpGoesOnWhileEachRunIsMoreThanFivePercentFaster() throws Exception {
+    // Express on Bun on 2026-12-06: 40k, then 50k, 56k, 59.9k (+7%), 60k
+    WarmMaximum.Settled warm = WarmMaximum.warm(40_000, runs(50_000.0, 56_000.0, 59_900.0, 60_000.0, 1.0));
+    assertThat(warm).isEqualTo(new WarmMaximum.Settled(60_000, 5, true));
+  }
+
+  @Test
+  void aSlowerRunEndsAThroughputCellsWarmUpInsteadOfProlongingIt() throws Exception {
+    // a busy machine: the second run 7% slower than the first is no sign of a server still warming
+    assertThat(WarmMaximum.warm(193_000, runs(180_000.0, 1.0))).isEqualTo(new WarmMaximum.Settled(180_000, 2, true));
+    assertThat(WarmMaximum.warm(100_000, runs(105_000.0, 1.0)).runs()).isEqualTo(2);
+  }
+
+  @Test
+  void aServerStillRisingAtTheSixthRunIsSaidToBe() throws Exception {
+    WarmMaximum.Settled warm = WarmMaximum.warm(1_000, runs(2_000.0, 3_000.0, 4_000.0, 5_000.0, 6_000.0, 7_000.0));
+    assertThat(warm).isEqualTo(new WarmMaximum.Settled(6_000, WarmMaximum.MAX_RUNS, false));
+  }
+
+  @Test
   void aFailedRunIsTheWarmUpsFailure() {
     assertThatThrownBy(() -> WarmMaximum.settle(1_000, () -> {
       throw new LoadException("wrk exited 1");

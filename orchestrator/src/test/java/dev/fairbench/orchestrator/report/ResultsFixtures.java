@@ -33,7 +33,7 @@ public final class ResultsFixtures {
     return new Environment(Instant.parse("2026-11-30T12:00:00Z"), "bench-host", "Test CPU @ 2.0GHz", 2,
         "6.1.0-test", "v1 (hybrid)", "cgroup-v1", "", "native", "wrk 4.1.0", "25", "0123abcd", false,
         new Environment.LimitsRecord("1", "0", 512L << 20, 1),
-        new Environment.LoadSettings(2, 2, CONNECTIONS, 1, 2),
+        new Environment.LoadSettings(2, 2, CONNECTIONS, 1, 2, null),
         List.of("plaintext", "json"), "every thread on CPUs 0 (checked)",
         new Environment.Topology(Environment.Topology.ONE_HOST,
             List.of(new Environment.Host("orchestrator, load client, servers", "bench-host", "Test CPU @ 2.0GHz", 2,

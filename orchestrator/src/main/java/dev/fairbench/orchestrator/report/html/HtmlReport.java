@@ -476,8 +476,10 @@ public final class HtmlReport {
     dd(h, "Limits", FairnessReviewText.limits(env));
     if (env.load() != null) {
       var l = env.load();
-      dd(h, "Load", String.format(Locale.ROOT, "%s: runs of %.0f s, %.0f s of warm-up per cell, %d connections, %d thread(s)",
-          env.loadGenerator(), l.durationSeconds(), l.warmupSeconds(), l.connections(), l.threads()));
+      dd(h, "Load", String.format(Locale.ROOT, "%s: runs of %.0f s, %s per cell, %d connections, %d thread(s)",
+          env.loadGenerator(), l.durationSeconds(), l.warmupRise() == null
+              ? String.format(Locale.ROOT, "%.0f s of warm-up", l.warmupSeconds()) : "warm-up " + l.warmupDescription(),
+          l.connections(), l.threads()));
     }
     dd(h, "Method", dev.fairbench.orchestrator.report.MarkdownReport.method(results));
     if (results.calibration() != null) {

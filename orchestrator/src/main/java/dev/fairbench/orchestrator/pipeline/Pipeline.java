@@ -568,7 +568,7 @@ public final class Pipeline {
             listener.note(String.format(Locale.ROOT, "  %s %s: %,.0f req/s after %d warm-up runs (the first %,.0f)%s",
                 slot.id(), cell.name(), max.requestsPerSecond(), max.runs(), first, max.agreed() ? ""
                     : shareOfMax ? ", the last two still " + Math.round(WarmMaximum.AGREEMENT * 100) + "% or more apart"
-                    : ", the last still " + Math.round(WarmMaximum.AGREEMENT * 100) + "% or more faster than the one before"));
+                    : ", the last still more than " + Math.round(WarmMaximum.AGREEMENT * 100) + "% faster than the one before"));
           }
         } catch (LoadException e) {
           cell.fail("warm-up failed: " + e.getMessage());

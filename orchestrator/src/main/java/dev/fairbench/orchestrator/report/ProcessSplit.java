@@ -129,7 +129,8 @@ public final class ProcessSplit {
   }
 
   private static String chanceFigure(double expected) {
-    return expected >= 0.95 ? String.format(Locale.ROOT, "%.0f", expected) : String.format(Locale.ROOT, "%.1f", expected);
+    String format = expected >= 0.95 ? "%.0f" : expected >= 0.095 ? "%.1f" : "%.2f";
+    return String.format(Locale.ROOT, format, expected);
   }
 
   public static final List<String> HEADER = List.of("Entry", "Cell", "Metric", "Process 1 (runs)", "Process (runs)",

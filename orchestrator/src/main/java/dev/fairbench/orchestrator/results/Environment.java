@@ -260,10 +260,11 @@ public record Environment(
   /**
    * The load profile of every cell.
    *
-   * @param warmupRise      a throughput cell's warm-up repeats its run of {@code warmupSeconds} while
-   *                        one is more than this share faster than the one before (at most six runs);
-   *                        null in files made before 2026-12-06 14:00 UTC, whose throughput cells had
-   *                        one warm-up run
+   * @param warmupRise      a cell's warm-up repeats its run of {@code warmupSeconds} while one is more
+   *                        than this share faster than the one before (at most six runs; at a
+   *                        share-of-max rate until two in a row are within it of each other); null in
+   *                        files made before 2026-12-06 14:00 UTC, whose cells had one warm-up run but
+   *                        at a share-of-max rate
    */
   public record LoadSettings(
       double durationSeconds,

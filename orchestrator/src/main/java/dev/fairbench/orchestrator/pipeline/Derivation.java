@@ -85,7 +85,8 @@ public final class Derivation {
       entries.add(entry.withCells(entry.cells().stream().map(c -> {
         CellResult derived = withStats(c, serverCpus, concurrency, cal, blocks);
         return new CellResult(derived.endpoint(), derived.kind(), derived.rate(), derived.status(), derived.reason(),
-            derived.runs(), derived.stats(), derived.workers(), Quality.flags(derived, context), derived.answerBytes());
+            derived.runs(), derived.stats(), derived.workers(), Quality.flags(derived, context), derived.answerBytes(),
+            derived.warmup());
       }).toList()));
     }
     List<RoundRecord> rounds = withFactors(document.rounds(), blocks);
@@ -101,7 +102,7 @@ public final class Derivation {
     List<RunRecord> runs = cell.countedRuns();
     if (runs.isEmpty()) {
       return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), null,
-          cell.workers(), List.of(), cell.answerBytes());
+          cell.workers(), List.of(), cell.answerBytes(), cell.warmup());
     }
     boolean throughput = cell.kind() == CellKind.THROUGHPUT;
     List<Double> rawRps = runs.stream().map(RunRecord::requestsPerSecond).toList();
@@ -150,7 +151,7 @@ public final class Derivation {
         requests == 0 ? 1 : (double) errors / requests, ratios, rate,
         cell.kind().constantRate() ? RssTrends.of(runs) : null);
     return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), stats,
-        cell.workers(), cell.flags(), cell.answerBytes());
+        cell.workers(), cell.flags(), cell.answerBytes(), cell.warmup());
   }
 
   /** The median over the runs that have latency figures; null when none has. */

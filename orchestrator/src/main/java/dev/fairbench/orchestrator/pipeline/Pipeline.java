@@ -564,6 +564,7 @@ public final class Pipeline {
           boolean shareOfMax = cell.rate != null && cell.rate.shareOfMax();
           WarmMaximum.Settled max = shareOfMax ? WarmMaximum.settle(first, next) : WarmMaximum.warm(first, next);
           cell.warmupMax = max.requestsPerSecond();
+          cell.warmup = max.figures();
           if (max.runs() > 2 || !max.agreed() || shareOfMax) {
             listener.note(String.format(Locale.ROOT, "  %s %s: %,.0f req/s after %d warm-up runs (the first %,.0f)%s",
                 slot.id(), cell.name(), max.requestsPerSecond(), max.runs(), first, max.agreed() ? ""
@@ -1295,7 +1296,8 @@ public final class Pipeline {
       List<RunRecord> kept = resumption.keptRuns(c);
       return new CellResult(c.endpoint(), c.kind(), c.rate(),
           kept.stream().anyMatch(RunRecord::counted) ? CellStatus.PARTIAL : CellStatus.FAILED,
-          "not measured after the break: " + slot.reason, kept, null, c.workers(), List.of(), c.answerBytes());
+          "not measured after the break: " + slot.reason, kept, null, c.workers(), List.of(), c.answerBytes(),
+          c.warmup());
     }).toList()).orElse(List.<CellResult>of());
   }
 
@@ -1474,6 +1476,8 @@ public final class Pipeline {
     final RateSpec rate;
     final CellKind kind;
     double warmupMax;
+    /** Every warm-up run's req/s, in order: since a resumed run warms up again, that of its last start. */
+    List<Double> warmup = List.of();
     double targetRate;
     final List<RunRecord> runs = new ArrayList<>();
     /** The observation of the cell's median run by busy workers (see {@link #observe}). */
@@ -1542,7 +1546,7 @@ public final class Pipeline {
         status = rounds >= config.rounds() - (firstRound - 1) ? CellStatus.MEASURED : CellStatus.PENDING;
       }
       return new CellResult(endpoint.wireName(), kind, rate == null ? "" : rate.wireName(), status, reason, runs, null,
-          workers, List.of(), answerBytes);
+          workers, List.of(), answerBytes, warmup);
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.fairbench.orchestrator.pipeline;
 
 import dev.fairbench.orchestrator.load.LoadException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A cell's warm-up: back-to-back runs at full speed, so that a server still warming (a JVM a few
@@ -22,8 +24,24 @@ public final class WarmMaximum {
     double requestsPerSecond() throws LoadException, InterruptedException;
   }
 
-  /** How the maximum came about: its req/s, the runs it took, whether the last two agreed. */
-  record Settled(double requestsPerSecond, int runs, boolean agreed) {}
+  /**
+   * How the maximum came about: every warm-up run's req/s in order, the first included, and whether the
+   * last run ended the warm-up by the rule rather than by {@link #MAX_RUNS}.
+   */
+  record Settled(List<Double> figures, boolean agreed) {
+    Settled {
+      figures = List.copyOf(figures);
+    }
+
+    /** The last run's req/s: the maximum a share-of-max rate is taken from. */
+    double requestsPerSecond() {
+      return figures.getLast();
+    }
+
+    int runs() {
+      return figures.size();
+    }
+  }
 
   private WarmMaximum() {}
 
@@ -33,27 +51,29 @@ public final class WarmMaximum {
    * {@code agreed} is false when the sixth run was still rising.
    */
   static Settled warm(double first, Run next) throws LoadException, InterruptedException {
-    double previous = first;
-    for (int runs = 2; runs <= MAX_RUNS; runs++) {
+    List<Double> figures = new ArrayList<>(List.of(first));
+    while (figures.size() < MAX_RUNS) {
+      double previous = figures.getLast();
       double current = next.requestsPerSecond();
+      figures.add(current);
       if (current <= previous * (1 + AGREEMENT)) {
-        return new Settled(current, runs, true);
+        return new Settled(figures, true);
       }
-      previous = current;
     }
-    return new Settled(previous, MAX_RUNS, false);
+    return new Settled(figures, false);
   }
 
   /** {@code first}: the warm-up run already made; {@code next} makes another. */
   static Settled settle(double first, Run next) throws LoadException, InterruptedException {
-    double previous = first;
-    for (int runs = 2; runs <= MAX_RUNS; runs++) {
+    List<Double> figures = new ArrayList<>(List.of(first));
+    while (figures.size() < MAX_RUNS) {
+      double previous = figures.getLast();
       double current = next.requestsPerSecond();
+      figures.add(current);
       if (Math.abs(current - previous) <= AGREEMENT * Math.max(current, previous)) {
-        return new Settled(current, runs, true);
+        return new Settled(figures, true);
       }
-      previous = current;
     }
-    return new Settled(previous, MAX_RUNS, false);
+    return new Settled(figures, false);
   }
 }

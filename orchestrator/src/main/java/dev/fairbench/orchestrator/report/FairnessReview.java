@@ -40,6 +40,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       List<String> acceptedFailures,
       String freeze,
       String ladder,
+      String warmup,
       String runtime,
       String serverLog,
       boolean logsPerRequest) {}
@@ -114,6 +115,49 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     return text.toString();
   }
 
+  /**
+   * Each cell's warm-up runs and how far round 1 fell from the cells' medians beside the round's effect
+   * on every cell: whether the entry began its rounds warm. Empty where no warm-up was recorded.
+   */
+  static String warmup(EntryResult entry, ResultsDocument results) {
+    List<CellResult> warmed = entry.cells().stream().filter(c -> !c.warmup().isEmpty()).toList();
+    if (warmed.isEmpty()) {
+      return "";
+    }
+    Environment.LoadSettings load = results.environment() == null ? null : results.environment().load();
+    StringBuilder text = new StringBuilder();
+    if (load != null) {
+      text.append(load.warmupDescription()).append(", req/s: ");
+    }
+    List<String> cells = new ArrayList<>();
+    for (CellResult cell : warmed) {
+      List<Double> runs = cell.warmup();
+      String figures = String.join(" → ", runs.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).toList());
+      boolean stillRising = load != null && load.warmupRise() != null && runs.size() > 1
+          && runs.getLast() > runs.get(runs.size() - 2) * (1 + load.warmupRise())
+          && cell.kind() == dev.fairbench.orchestrator.core.CellKind.THROUGHPUT;
+      cells.add(cell.name() + " " + figures + (stillRising ? " (**still rising at the last**)" : ""));
+    }
+    text.append(String.join("; ", cells));
+    double roundOne = results.rounds().stream().filter(r -> r.index() == 1).mapToDouble(r -> r.factor())
+        .filter(f -> f > 0).findFirst().orElse(1);
+    List<Double> shortfalls = new ArrayList<>();
+    for (CellResult cell : entry.cells()) {
+      if (cell.kind() != dev.fairbench.orchestrator.core.CellKind.THROUGHPUT || cell.stats() == null
+          || !(cell.stats().medianRequestsPerSecond() > 0)) {
+        continue;
+      }
+      cell.countedRuns().stream().filter(r -> r.round() == 1).findFirst().ifPresent(r ->
+          shortfalls.add(r.requestsPerSecond() / roundOne / cell.stats().medianRequestsPerSecond() - 1));
+    }
+    if (!shortfalls.isEmpty()) {
+      double mean = shortfalls.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+      text.append(String.format(Locale.ROOT, ". Round 1, its effect on every cell taken out: %.1f%% %s its cells' medians "
+          + "(the mean over %d)", Math.abs(mean) * 100, mean < 0 ? "below" : "above", shortfalls.size()));
+    }
+    return text.toString();
+  }
+
   private static String freeze(EntryResult entry) {
     EntryResult.FreezeSummary f = entry.freeze();
     return f == null ? "never frozen" : String.format(Locale.ROOT,
@@ -156,7 +200,8 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
               conformance.reused() == null ? "" : "; reused from " + conformance.reused().describe()
                   + ", the suite not run again: the entry, suite, toolchain, runtime and limits hashed the same"),
           conformance == null ? List.of() : concat(conformance.warned(), conformance.failed()),
-          runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), entry.runtimeOr(env),
+          runQuality, entry.acceptedFailures(), freeze(entry), ladder(entry, results), warmup(entry, results),
+          entry.runtimeOr(env),
           serverLog(entry.serverLog()), entry.serverLog() != null && entry.serverLog().perRequest()));
     }
     return new FairnessReview(env, results.method(), ExtraRoundsDone.of(results).orElse(null), results.breaks(), reviews, MachineSpeed.of(results).orElse(null));
@@ -305,6 +350,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       e.warnings().forEach(w -> md.append("  - ").append(MarkdownText.line(w)).append('\n'));
       md.append("- Between visits: ").append(e.freeze()).append('\n');
       md.append("- Ladder: ").append(e.ladder()).append('\n');
+      if (!e.warmup().isEmpty()) {
+        md.append("- Warm-up: ").append(e.warmup()).append('\n');
+      }
       md.append("- Run quality: ").append(e.runQuality().isEmpty() ? "no doubt: every cell is trustworthy" : "").append('\n');
       e.runQuality().forEach(q -> md.append("  - ").append(MarkdownText.line(q)).append('\n'));
       md.append('\n');

@@ -22,6 +22,8 @@ import java.util.List;
  *                the runs, counted as that client counts: on the wire (status line, headers, body)
  *                for wrk's throughput cells, the body for oha's rate and ladder cells; null where
  *                none was checked (a run made before the check existed)
+ * @param warmup  the req/s of each warm-up run before round 1, in order, at full speed; empty where
+ *                none was made or recorded (a run before 2026-12-06 17:00 UTC)
  */
 public record CellResult(
     String endpoint,
@@ -33,7 +35,14 @@ public record CellResult(
     CellStats stats,
     WorkerObservation workers,
     List<Flag> flags,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Integer answerBytes) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer answerBytes,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Double> warmup) {
+
+  /** A cell with no warm-up recorded. */
+  public CellResult(String endpoint, CellKind kind, String rate, CellStatus status, String reason, List<RunRecord> runs,
+      CellStats stats, WorkerObservation workers, List<Flag> flags, Integer answerBytes) {
+    this(endpoint, kind, rate, status, reason, runs, stats, workers, flags, answerBytes, List.of());
+  }
 
   /** A cell with no answer checked. */
   public CellResult(String endpoint, CellKind kind, String rate, CellStatus status, String reason, List<RunRecord> runs,
@@ -47,6 +56,7 @@ public record CellResult(
     reason = reason == null ? "" : reason;
     runs = List.copyOf(runs);
     flags = List.copyOf(flags);
+    warmup = warmup == null ? List.of() : List.copyOf(warmup);
   }
 
   /** The cell's name within its entry: the endpoint, and the rate for a rate cell ("json@90%"). */

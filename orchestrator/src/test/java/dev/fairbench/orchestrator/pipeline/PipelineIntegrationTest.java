@@ -77,6 +77,17 @@ class PipelineIntegrationTest {
   }
 
   @Test
+  void everyCellKeepsItsWarmUpRunsAndTheFairnessReviewShowsThem() throws Exception {
+    for (String id : List.of("tiny-python:stdlib", "nginx")) {
+      assertThat(entries.get(id).cells()).allSatisfy(c -> assertThat(c.warmup()).as(id + " " + c.name())
+          .hasSizeBetween(2, 6).allSatisfy(rps -> assertThat(rps).isPositive()));
+    }
+    assertThat(Files.readString(output.resolve("run/fairness.md")))
+        .containsPattern("- Warm-up: runs of 1 s while one is over 5% faster than the last, req/s: plaintext [0-9,]+ → [0-9,]+")
+        .containsPattern("Round 1, its effect on every cell taken out: [0-9.]+% (below|above) its cells' medians \\(the mean over 4\\)");
+  }
+
+  @Test
   void eachRoundVisitsEveryCellOnceInTheOrderTheSeedGives() {
     assertThat(results.method().seed()).isEqualTo(7);
     assertThat(results.rounds()).hasSize(2).allSatisfy(round -> {

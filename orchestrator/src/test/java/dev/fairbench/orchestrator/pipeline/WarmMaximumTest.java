@@ -19,7 +19,7 @@ class WarmMaximumTest {
   void aServerStillWarmingIsMeasuredUntilTwoRunsInARowAgree() throws Exception {
     // a JVM just after the suite: 8k, then 60k, 101k, 104k
     WarmMaximum.Settled max = WarmMaximum.settle(8_000, runs(60_000.0, 101_000.0, 104_000.0, 1.0));
-    assertThat(max).isEqualTo(new WarmMaximum.Settled(104_000, 4, true));
+    assertThat(max).isEqualTo(new WarmMaximum.Settled(List.of(8_000.0, 60_000.0, 101_000.0, 104_000.0), true));
   }
 
   @Test
@@ -29,7 +29,7 @@ class WarmMaximumTest {
       made.incrementAndGet();
       return 19_500;
     });
-    assertThat(max).isEqualTo(new WarmMaximum.Settled(19_500, 2, true));
+    assertThat(max).isEqualTo(new WarmMaximum.Settled(List.of(20_000.0, 19_500.0), true));
     assertThat(made).hasValue(1);
   }
 
@@ -41,27 +41,29 @@ class WarmMaximumTest {
   @Test
   void aMaximumThatNeverSettlesIsTheLastRunsAndSaysSo() throws Exception {
     WarmMaximum.Settled max = WarmMaximum.settle(1_000, runs(2_000.0, 3_000.0, 4_000.0, 5_000.0, 6_000.0, 7_000.0));
-    assertThat(max).isEqualTo(new WarmMaximum.Settled(6_000, WarmMaximum.MAX_RUNS, false));
+    assertThat(max).isEqualTo(new WarmMaximum.Settled(List.of(1_000.0, 2_000.0, 3_000.0, 4_000.0, 5_000.0, 6_000.0), false));
+    assertThat(max.requestsPerSecond()).isEqualTo(6_000);
+    assertThat(max.runs()).isEqualTo(WarmMaximum.MAX_RUNS);
   }
 
   @Test
   void aThroughputCellsWarmUpGoesOnWhileEachRunIsMoreThanFivePercentFaster() throws Exception {
     // Express on Bun on 2026-12-06: 40k, then 50k, 56k, 59.9k (+7%), 60k
     WarmMaximum.Settled warm = WarmMaximum.warm(40_000, runs(50_000.0, 56_000.0, 59_900.0, 60_000.0, 1.0));
-    assertThat(warm).isEqualTo(new WarmMaximum.Settled(60_000, 5, true));
+    assertThat(warm).isEqualTo(new WarmMaximum.Settled(List.of(40_000.0, 50_000.0, 56_000.0, 59_900.0, 60_000.0), true));
   }
 
   @Test
   void aSlowerRunEndsAThroughputCellsWarmUpInsteadOfProlongingIt() throws Exception {
     // a busy machine: the second run 7% slower than the first is no sign of a server still warming
-    assertThat(WarmMaximum.warm(193_000, runs(180_000.0, 1.0))).isEqualTo(new WarmMaximum.Settled(180_000, 2, true));
+    assertThat(WarmMaximum.warm(193_000, runs(180_000.0, 1.0))).isEqualTo(new WarmMaximum.Settled(List.of(193_000.0, 180_000.0), true));
     assertThat(WarmMaximum.warm(100_000, runs(105_000.0, 1.0)).runs()).isEqualTo(2);
   }
 
   @Test
   void aServerStillRisingAtTheSixthRunIsSaidToBe() throws Exception {
     WarmMaximum.Settled warm = WarmMaximum.warm(1_000, runs(2_000.0, 3_000.0, 4_000.0, 5_000.0, 6_000.0, 7_000.0));
-    assertThat(warm).isEqualTo(new WarmMaximum.Settled(6_000, WarmMaximum.MAX_RUNS, false));
+    assertThat(warm).isEqualTo(new WarmMaximum.Settled(List.of(1_000.0, 2_000.0, 3_000.0, 4_000.0, 5_000.0, 6_000.0), false));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fairbench.orchestrator.core.WorkerObservation;
+import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import java.util.List;
@@ -58,6 +59,38 @@ class FairnessReviewTest {
     assertThat(md).contains("  - 7.10: 30.0 answered 400 (integral floats rejected)");
     assertThat(md).contains("  - plaintext: client-bound").contains("  - json: invalid");
     assertThat(md).contains("Status: unavailable — dependencies not fetched: hex.pm is unreachable");
+  }
+
+  @Test
+  void eachCellsWarmUpRunsAreListedWithHowFarRoundOneFellFromTheMedians() {
+    assertThat(review.toMarkdown()).contains("- Warm-up: runs of 2 s while one is over 5% faster than the last, req/s: "
+        + "plaintext 12,000 → 19,000 → 19,600. Round 1, its effect on every cell taken out: 0.1% below its cells' medians "
+        + "(the mean over 2)\n");
+  }
+
+  @Test
+  void aColdFirstRoundAndAWarmUpStillRisingAtItsLastRunAreShown() {
+    ResultsDocument doc = ResultsFixtures.mixed();
+    EntryResult cold = ResultsFixtures.measured("cold-jvm", "Cold 1.0", List.of(
+        ResultsFixtures.warmed(ResultsFixtures.cell("plaintext",
+            ResultsFixtures.runs(12_000, 20_000, 20_100, 20_050, 19_900, 20_150, 20_000, 20_100, 19_950)),
+            4_000.0, 8_000.0, 11_000.0, 14_000.0, 16_000.0, 18_000.0)), ResultsFixtures.conformance(0, List.of()));
+    List<EntryResult> entries = new java.util.ArrayList<>(doc.entries());
+    entries.add(cold);
+    String md = FairnessReview.of(ResultsFixtures.derived(doc.withEntries(entries))).toMarkdown();
+
+    assertThat(md).contains("- Warm-up: runs of 2 s while one is over 5% faster than the last, req/s: plaintext 4,000 → "
+        + "8,000 → 11,000 → 14,000 → 16,000 → 18,000 (**still rising at the last**). Round 1, its effect on every cell "
+        + "taken out: 40.");
+  }
+
+  @Test
+  void aRunWithoutWarmUpRecordsHasNoWarmUpLine() {
+    ResultsDocument doc = ResultsFixtures.mixed();
+    ResultsDocument bare = doc.withEntries(doc.entries().stream().map(e -> e.withCells(e.cells().stream()
+        .map(c -> new CellResult(c.endpoint(), c.kind(), c.rate(), c.status(), c.reason(), c.runs(), c.stats(),
+            c.workers(), c.flags(), c.answerBytes())).toList())).toList());
+    assertThat(FairnessReview.of(bare).toMarkdown()).doesNotContain("Warm-up");
   }
 
   @Test

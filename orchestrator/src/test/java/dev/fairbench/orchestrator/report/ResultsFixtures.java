@@ -33,7 +33,7 @@ public final class ResultsFixtures {
     return new Environment(Instant.parse("2026-11-30T12:00:00Z"), "bench-host", "Test CPU @ 2.0GHz", 2,
         "6.1.0-test", "v1 (hybrid)", "cgroup-v1", "", "native", "wrk 4.1.0", "25", "0123abcd", false,
         new Environment.LimitsRecord("1", "0", 512L << 20, 1),
-        new Environment.LoadSettings(2, 2, CONNECTIONS, 1, 2, null),
+        new Environment.LoadSettings(2, 2, CONNECTIONS, 1, 2, 0.05),
         List.of("plaintext", "json"), "every thread on CPUs 0 (checked)",
         new Environment.Topology(Environment.Topology.ONE_HOST,
             List.of(new Environment.Host("orchestrator, load client, servers", "bench-host", "Test CPU @ 2.0GHz", 2,
@@ -101,6 +101,12 @@ public final class ResultsFixtures {
         c.flags(), answerBytes);
   }
 
+  /** The cell with the req/s of its warm-up runs before round 1. */
+  public static CellResult warmed(CellResult c, Double... warmup) {
+    return new CellResult(c.endpoint(), c.kind(), c.rate(), c.status(), c.reason(), c.runs(), c.stats(), c.workers(),
+        c.flags(), c.answerBytes(), List.of(warmup));
+  }
+
   public static CellResult cell(String endpoint, List<RunRecord> runs) {
     return new CellResult(endpoint, CellKind.THROUGHPUT, "", CellStatus.MEASURED, "", runs, null,
         new WorkerObservation("threads", 1, 1, 1, 1, 12, 1, true), List.of());
@@ -144,7 +150,8 @@ public final class ResultsFixtures {
    */
   public static ResultsDocument mixed() {
     EntryResult good = measured("steady-entry", "Steady 1.0",
-        List.of(answered(cell("plaintext", runs(20_000, 20_200, 20_100, 20_050, 19_900, 20_150, 20_000, 20_100, 19_950)), 120),
+        List.of(warmed(answered(cell("plaintext", runs(20_000, 20_200, 20_100, 20_050, 19_900, 20_150, 20_000, 20_100, 19_950)), 120),
+                12_000.0, 19_000.0, 19_600.0),
             cell("json", runs(18_000, 18_100, 17_900, 18_050, 17_950, 18_000, 18_100, 17_980, 18_020))),
         conformance(1, List.of("7.10: 30.0 answered 400 (integral floats rejected)")));
     List<RunRecord> fastPlaintext = IntStream.range(0, 9)

@@ -227,6 +227,9 @@ public final class HtmlReport {
       }
       dd(h, "Between visits", e.freeze());
       dd(h, "Ladder", e.ladder().replace("**", ""));
+      if (!e.warmup().isEmpty()) {
+        dd(h, "Warm-up", e.warmup().replace("**", ""));
+      }
       list(h, "Conformance WARN/FAIL", e.warnings(), "none");
       list(h, "Run quality", e.runQuality(), "no doubt: every cell is trustworthy");
       h.append("</dl></article>\n");

@@ -998,9 +998,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     differ(out, "cgroup", b.cgroupVersion(), a.cgroupVersion());
     differ(out, "runtime", b.runtime(), a.runtime());
     differ(out, "limits enforced by", b.limitsMode(), a.limitsMode());
-    differ(out, "limits", b.limits(), a.limits());
+    differ(out, "limits", b.limits() == null ? "unknown" : b.limits().describe(),
+        a.limits() == null ? "unknown" : a.limits().describe());
     differ(out, "load generator", b.loadGenerator(), a.loadGenerator());
-    differ(out, "load settings", b.load(), a.load());
+    differ(out, "load settings", b.load() == null ? "unknown" : b.load().describe(),
+        a.load() == null ? "unknown" : a.load().describe());
     differ(out, "method", methodShape(before), methodShape(after));
     differ(out, "host", b.hostname(), a.hostname());
     differ(out, "topology", b.topology() == null ? "unknown" : b.topology().signature(),

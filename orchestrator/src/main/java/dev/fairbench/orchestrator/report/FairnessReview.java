@@ -264,10 +264,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     if (env == null || env.limits() == null) {
       return "unknown";
     }
-    Environment.LimitsRecord limits = env.limits();
-    return String.format(Locale.ROOT, "server CPUs %s, client CPUs %s, memory %d MiB, WORKERS=%d, enforced by %s, %s runtime",
-        limits.serverCpus(), limits.clientCpus(), limits.memoryBytes() >> 20, limits.workers(),
-        env.limitsMode(), env.runtime());
+    return env.limits().describe() + ", enforced by " + env.limitsMode() + ", " + env.runtime() + " runtime";
   }
 
   static String describe(WorkerObservation w) {

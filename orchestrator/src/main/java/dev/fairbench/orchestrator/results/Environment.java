@@ -255,7 +255,13 @@ public record Environment(
       double rttP99Micros, double throughputBytesPerSecond, double throughputSeconds) {}
 
   /** The limits every server got. */
-  public record LimitsRecord(String serverCpus, String clientCpus, long memoryBytes, int workers) {}
+  public record LimitsRecord(String serverCpus, String clientCpus, long memoryBytes, int workers) {
+    /** "server CPUs 1, client CPUs 0, memory 512 MiB, WORKERS=1". */
+    public String describe() {
+      return String.format(java.util.Locale.ROOT, "server CPUs %s, client CPUs %s, memory %d MiB, WORKERS=%d", serverCpus,
+          clientCpus, memoryBytes >> 20, workers);
+    }
+  }
 
   /**
    * The load profile of every cell.
@@ -275,10 +281,20 @@ public record Environment(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       Double warmupRise) {
 
+    /** "runs of 1 s, warm-up runs of 2 s while one is over 5% faster than the last, 64 connections, 1 thread(s), timeout 2 s". */
+    public String describe() {
+      return "runs of " + seconds(durationSeconds) + ", warm-up " + warmupDescription() + ", " + connections
+          + " connections, " + threads + " thread(s), timeout " + seconds(timeoutSeconds);
+    }
+
+    private static String seconds(double s) {
+      return s == Math.rint(s) ? String.format(java.util.Locale.ROOT, "%.0f s", s)
+          : String.format(java.util.Locale.ROOT, "%.1f s", s);
+    }
+
     /** What each cell's warm-up was: "2 s", or "runs of 2 s while one is over 5% faster than the last". */
     public String warmupDescription() {
-      String run = warmupSeconds == Math.rint(warmupSeconds) ? String.format(java.util.Locale.ROOT, "%.0f s", warmupSeconds)
-          : String.format(java.util.Locale.ROOT, "%.1f s", warmupSeconds);
+      String run = seconds(warmupSeconds);
       return warmupRise == null || warmupSeconds == 0 ? run
           : String.format(java.util.Locale.ROOT, "runs of %s while one is over %.0f%% faster than the last", run,
               warmupRise * 100);

@@ -320,11 +320,16 @@ class ComparisonTest {
     ResultsDocument other = new ResultsDocument(b.schemaVersion(), b.methodVersion(),
         new dev.fairbench.orchestrator.results.Environment(env.timestamp(), "other-host", "Other CPU", 4, env.kernel(),
             env.cgroupVersion(), env.limitsMode(), env.limitsNote(), env.runtime(), env.loadGenerator(), env.javaVersion(),
-            "fedcba", false, env.limits(), env.load(), env.endpoints(), env.orchestratorPlacement(), env.topology()),
+            "fedcba", false, new dev.fairbench.orchestrator.results.Environment.LimitsRecord("1", "0", 1024L << 20, 1),
+            new dev.fairbench.orchestrator.results.Environment.LoadSettings(1, 2, 64, 1, 2, null), env.endpoints(),
+            env.orchestratorPlacement(), env.topology()),
         b.method(), b.rounds(), b.calibration(), b.breaks(), b.entries());
     Comparison c = Comparison.of(a, other);
     assertThat(c.environmentDifferences()).contains("CPU model: Test CPU @ 2.0GHz → Other CPU", "cores: 2 → 4",
-        "commit: 0123abcd → fedcba");
+        "commit: 0123abcd → fedcba",
+        "limits: server CPUs 1, client CPUs 0, memory 512 MiB, WORKERS=1 → server CPUs 1, client CPUs 0, memory 1024 MiB, WORKERS=1",
+        "load settings: runs of 2 s, warm-up runs of 2 s while one is over 5% faster than the last, 64 connections, "
+            + "1 thread(s), timeout 2 s → runs of 1 s, warm-up 2 s, 64 connections, 1 thread(s), timeout 2 s");
     assertThat(c.toMarkdown()).contains("**The environments differ, and the figures are absolute**");
     assertThat(c.rows()).allSatisfy(r -> assertThat(r.why()).contains("environments differ"));
   }

@@ -7,7 +7,7 @@ often any later round was more than 8% low. Run from the repository's root."""
 import collections, json, math, os, statistics as st
 
 ROOT = 'results'
-RUNS = ['reference', 'reference-2026-12-05-1407', 'reference-2026-12-05-2117'] + sorted(
+RUNS = ['reference-2026-12-06-0017', 'reference-2026-12-05-1407', 'reference-2026-12-05-2117'] + sorted(
     os.path.join('method-check', day, run) for day in ('2026-12-05-1407', '2026-12-05-1728', '2026-12-05-2117',
                                                        '2026-12-06', '2026-12-06-0359', '2026-12-06-0710', '2026-12-06-0949',
                                                        '2026-12-06-1300')

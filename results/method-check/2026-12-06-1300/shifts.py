@@ -11,7 +11,7 @@ nginx's three). Run from the repository's root: python3 results/method-check/202
 import itertools, json, math, statistics as st
 
 RUNS = {
-    'R2117': 'results/reference-2026-12-05-2117', 'REF': 'results/reference',
+    'R2117': 'results/reference-2026-12-05-2117', 'REF': 'results/reference-2026-12-06-0017',
     'A2': 'results/method-check/2026-12-06/a2', 'B': 'results/method-check/2026-12-06-0359/b',
     'C': 'results/method-check/2026-12-06-0359/c', 'D': 'results/method-check/2026-12-06-0710/d',
 }

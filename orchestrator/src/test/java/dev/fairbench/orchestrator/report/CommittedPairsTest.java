@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class CommittedPairsTest {
   private static final String CHECKS = "results/method-check/";
-  private static final String REFERENCE = "results/reference";
+  private static final String REFERENCE = "results/reference-2026-12-06-0017";
   private static final String R2117 = "results/reference-2026-12-05-2117";
   private static final String A2 = CHECKS + "2026-12-06/a2";
   private static final String B = CHECKS + "2026-12-06-0359/b";

@@ -14,11 +14,11 @@ import java.util.Locale;
  * (they cannot be known ahead).
  * The seconds come from the run of 2026-12-06 00:17 UTC (results/reference-2026-12-06-0017/, native,
  * warm build caches, the defaults of that day: 30.0 minutes in all, 24.5 of them before its extra
- * rounds, for 21 selections and 612 visits of 68 cells): preparing a selection took about 10.7 s (build, start, the
- * suite's 76 clauses, the fresh starts; one that is unavailable takes less, a cold build much more),
- * a warm-up the warm-up length and 0.3 s per cell, a visit the re-warm, the run and 0.3 s (thaw, the
- * client's start and wrk's tenth of a second past its -d, the speed and wake-up readings, freeze,
- * rewriting results.json, and the visit's share of repeats and waits for slow spells). The reference
+ * rounds, for 21 selections and 612 visits of 68 cells): preparing a selection took about 10.7 s
+ * (build, start, the suite's 76 clauses, the fresh starts; one that is unavailable takes less, a cold
+ * build much more), a cell's warm-up its runs ({@link #WARMUP_RUNS}) and 0.3 s, a visit the re-warm, the run and 0.3 s
+ * (thaw, the client's start and wrk's tenth of a second past its -d, the speed and wake-up readings,
+ * freeze, rewriting results.json, and the visit's share of repeats and waits for slow spells). The reference
  * run of 2026-12-01, before those readings and with a suite of 67 clauses, took 7.5 s and 0.1 s.
  *
  * @param servers          selections to prepare (entries, baselines, the calibration server)

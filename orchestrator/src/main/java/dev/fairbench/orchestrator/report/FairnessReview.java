@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.report;
 
+import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.ConformanceSummary;
 import dev.fairbench.orchestrator.results.EntryResult;
@@ -83,7 +84,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
   private static String ladder(EntryResult entry, ResultsDocument results) {
     if (entry.baseline()) {
       boolean narrowed = results.method() != null && results.method().baselineEndpoints() != null
-          && entry.cells().stream().anyMatch(c -> c.kind() == dev.fairbench.orchestrator.core.CellKind.LADDER);
+          && entry.cells().stream().anyMatch(c -> c.kind() == CellKind.LADDER);
       return "a baseline: the runtime's bare server, the floor its frameworks are measured over" + (narrowed
           ? "; its throughput cells on " + String.join(", ", results.method().baselineEndpoints())
               + " only (--baseline-endpoints), beside its ladder cells"
@@ -135,7 +136,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
       String figures = String.join(" → ", runs.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).toList());
       boolean stillRising = load != null && load.warmupRise() != null && runs.size() > 1
           && runs.getLast() > runs.get(runs.size() - 2) * (1 + load.warmupRise())
-          && cell.kind() == dev.fairbench.orchestrator.core.CellKind.THROUGHPUT;
+          && cell.kind() == CellKind.THROUGHPUT;
       cells.add(cell.name() + " " + figures + (stillRising ? " (**still rising at the last**)" : ""));
     }
     text.append(String.join("; ", cells));
@@ -144,7 +145,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
         .filter(Double::isFinite).findFirst().orElse(0));
     List<Double> shortfalls = new ArrayList<>();
     for (CellResult cell : entry.cells()) {
-      if (cell.kind() != dev.fairbench.orchestrator.core.CellKind.THROUGHPUT || cell.stats() == null
+      if (cell.kind() != CellKind.THROUGHPUT || cell.stats() == null
           || !(cell.stats().medianRequestsPerSecond() > 0)) {
         continue;
       }

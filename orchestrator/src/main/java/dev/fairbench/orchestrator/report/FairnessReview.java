@@ -134,10 +134,7 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     for (CellResult cell : warmed) {
       List<Double> runs = cell.warmup();
       String figures = String.join(" → ", runs.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).toList());
-      boolean stillRising = load != null && load.warmupRise() != null && runs.size() > 1
-          && runs.getLast() > runs.get(runs.size() - 2) * (1 + load.warmupRise())
-          && cell.kind() == CellKind.THROUGHPUT;
-      cells.add(cell.name() + " " + figures + (stillRising ? " (**still rising at the last**)" : ""));
+      cells.add(cell.name() + " " + figures + warmupEnd(cell, load));
     }
     text.append(String.join("; ", cells));
     // the round's effect is on the log scale: 0 a typical round, -0.05 every cell about 5% slower
@@ -158,6 +155,27 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           + "(the mean over %d)", Math.abs(mean) * 100, mean < 0 ? "below" : "above", shortfalls.size()));
     }
     return text.toString();
+  }
+
+  /**
+   * How a cell's warm-up ended, where the rule it ran under did not end it: a throughput cell's server
+   * still rising at the sixth run; a share-of-max rate's maximum, taken until two runs agree.
+   */
+  private static String warmupEnd(CellResult cell, Environment.LoadSettings load) {
+    List<Double> runs = cell.warmup();
+    if (load == null || load.warmupRise() == null || runs.size() < 2) {
+      return "";
+    }
+    double last = runs.getLast();
+    double before = runs.get(runs.size() - 2);
+    double rise = load.warmupRise();
+    if (cell.kind() == CellKind.RATE && cell.rate().endsWith("%")) {
+      String maximum = "the maximum its rate is a share of: ";
+      return Math.abs(last - before) <= rise * Math.max(last, before)
+          ? String.format(Locale.ROOT, " (%sruns until two agreed within %.0f%%)", maximum, rise * 100)
+          : String.format(Locale.ROOT, " (**%sthe last two still more than %.0f%% apart**)", maximum, rise * 100);
+    }
+    return last > before * (1 + rise) ? " (**still rising at the last**)" : "";
   }
 
   private static String freeze(EntryResult entry) {

@@ -2,10 +2,13 @@ package dev.fairbench.orchestrator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.CellStatus;
 import dev.fairbench.orchestrator.core.WorkerObservation;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.results.RunRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -100,6 +103,24 @@ class FairnessReviewTest {
 
     assertThat(md).containsPattern("Round 1, its effect on every cell taken out: 0\\.[0-4]% (below|above) its cells' medians "
         + "\\(the mean over 2\\)");
+  }
+
+  @Test
+  void aShareOfMaxRateCellsWarmUpSaysItRanUntilTwoRunsAgreed() {
+    ResultsDocument doc = ResultsFixtures.mixed();
+    List<RunRecord> runs = java.util.stream.IntStream.rangeClosed(1, 9)
+        .mapToObj(r -> ResultsFixtures.ladderRun(r, 126_000, 6.0)).toList();
+    CellResult settled = new CellResult("json", CellKind.RATE, "90%", CellStatus.MEASURED, "", runs, null, null,
+        List.of(), null, List.of(6_639.0, 100_000.0, 140_000.0, 141_000.0));
+    CellResult apart = new CellResult("json", CellKind.RATE, "50%", CellStatus.MEASURED, "", runs, null, null,
+        List.of(), null, List.of(1_000.0, 2_000.0, 3_000.0, 4_000.0, 5_000.0, 6_000.0));
+    List<EntryResult> entries = new java.util.ArrayList<>(doc.entries());
+    entries.add(ResultsFixtures.measured("soaked", "Soaked 1.0", List.of(settled, apart), ResultsFixtures.conformance(0, List.of())));
+    String md = FairnessReview.of(ResultsFixtures.derived(doc.withEntries(entries))).toMarkdown();
+
+    assertThat(md).contains("json@90% 6,639 → 100,000 → 140,000 → 141,000 (the maximum its rate is a share of: runs until two "
+        + "agreed within 5%); json@50% 1,000 → 2,000 → 3,000 → 4,000 → 5,000 → 6,000 (**the maximum its rate is a share of: "
+        + "the last two still more than 5% apart**)");
   }
 
   @Test

@@ -531,7 +531,7 @@ public final class MarkdownReport {
   }
 
   static String seconds(double value) {
-    return value == Math.rint(value) ? (long) value + " s" : String.format(Locale.ROOT, "%.1f s", value);
+    return Environment.LoadSettings.seconds(value);
   }
 
   private static void table(StringBuilder md, List<String> header, List<List<String>> rows) {

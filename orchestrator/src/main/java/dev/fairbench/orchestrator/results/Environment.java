@@ -287,7 +287,8 @@ public record Environment(
           + " connections, " + threads + " thread(s), timeout " + seconds(timeoutSeconds);
     }
 
-    private static String seconds(double s) {
+    /** "2 s", "0.5 s": whole seconds without a decimal. */
+    public static String seconds(double s) {
       return s == Math.rint(s) ? String.format(java.util.Locale.ROOT, "%.0f s", s)
           : String.format(java.util.Locale.ROOT, "%.1f s", s);
     }

@@ -173,9 +173,9 @@ public class RunCommand implements Callable<Integer> {
       description = "Processes of each server that measure the rounds in turn (default: 1). With N, the rounds split "
           + "into N blocks of consecutive rounds; before each block after the first every server is stopped, started "
           + "afresh from its build (not built again, the suite not run again), checked as at the start (limits, "
-          + "listening address, answers) and warmed up. What differs from one process to the next (heap layout, JIT "
-          + "decisions, a process slow all its life) then lands among a cell's runs instead of between runs. At most "
-          + "--rounds.")
+          + "listening address, answers) and warmed up as before round 1. What differs from one process to the next "
+          + "(heap layout, JIT decisions, a process slow all its life) then lands among a cell's runs instead of "
+          + "between runs. At most --rounds.")
   Integer forks;
 
   @Option(names = "--ladder-duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,

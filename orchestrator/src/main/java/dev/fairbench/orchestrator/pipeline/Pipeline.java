@@ -504,7 +504,7 @@ public final class Pipeline {
       return;
     }
     slot.ohaAnswers.clear();
-    java.util.Set<Endpoint> warmed = java.util.EnumSet.noneOf(Endpoint.class);
+    Map<String, List<Double>> warmups = new LinkedHashMap<>();
     for (Cell cell : own) {
       listener.warmingUp(slot.id(), cell.name());
       Optional<String> wrong = CorrectnessCheck.check(next.baseUrl(), cell.endpoint);
@@ -516,16 +516,27 @@ public final class Pipeline {
         listener.cellFailed(slot.id(), cell.name(), cell.reason);
         continue;
       }
-      if (config.warmup().isZero() || !warmed.add(cell.endpoint)) {
+      if (config.warmup().isZero() || warmups.containsKey(cell.endpoint.wireName())) {
         continue;
       }
       try {
-        wrk.run(throughputSpec(next, cell.endpoint, config.warmup()));
+        // the rule of the warm-up before round 1, so that this process too begins its rounds warm
+        WarmMaximum.Run run = () -> wrk.run(throughputSpec(next, cell.endpoint, config.warmup())).requestsPerSecond();
+        double first = run.requestsPerSecond();
+        WarmMaximum.Settled max = WarmMaximum.warm(first, run);
+        warmups.put(cell.endpoint.wireName(), max.figures());
+        if (max.runs() > 2 || !max.agreed()) {
+          listener.note(String.format(Locale.ROOT, "  %s %s: %,.0f req/s after %d warm-up runs of process %d (the first "
+              + "%,.0f)%s", slot.id(), cell.endpoint.wireName(), max.requestsPerSecond(), max.runs(), fork, first,
+              max.agreed() ? "" : ", the last still more than " + Math.round(WarmMaximum.AGREEMENT * 100)
+                  + "% faster than the one before"));
+        }
       } catch (LoadException e) {
         failAllOf(slot, "the warm-up of its process " + fork + " failed: " + e.getMessage());
         break;
       }
     }
+    slot.processes.set(slot.processes.size() - 1, new EntryResult.ProcessStart(round, started, warmups));
     checkAlive(slot, "during the warm-up of its process " + fork);
     slot.freeze();
   }

@@ -25,11 +25,12 @@ import java.util.Locale;
  * @param entryCells       throughput or rate cells of entries and baselines
  * @param calibrationCells the calibration server's cells
  * @param ladderCells      ladder cells (added after the warm-up, not warmed up themselves)
+ * @param restartSeconds   the fresh processes of --forks: each server started again and warmed up on each endpoint
  * @param extraVisits      the most visits the extra rounds may make (they stop sooner when no cell is too wide)
  */
 public record VisitBudget(int servers, int entryCells, int calibrationCells, int ladderCells, int rounds,
-    double prepareSeconds, double warmupSeconds, double roundsSeconds, int extraVisits, double extraSeconds,
-    long extraTimeLimitMinutes) {
+    double prepareSeconds, double warmupSeconds, double restartSeconds, double roundsSeconds, int extraVisits,
+    double extraSeconds, long extraTimeLimitMinutes) {
   /** Seconds to prepare one selection with warm build caches, measured in the reference run. */
   static final double PREPARE_SECONDS = 10.7;
   /** Seconds a warm-up or a visit costs beyond its load, measured in the reference run. */
@@ -40,6 +41,12 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
    * to 5; the reference run of 2026-12-06 16:38 UTC made 140 over 53 cells. The run above made one.
    */
   static final double WARMUP_RUNS = 2.6;
+  /**
+   * Seconds to stop a server and start it afresh for its next process (--forks), its answers checked, before
+   * its warm-up: the two runs of 2026-12-05 17:28 and 18:12 restarted 21 servers in about 2.5 minutes, 57
+   * warm-up runs of 2 s among them.
+   */
+  static final double RESTART_SECONDS = 1.0;
 
   /** One server of the run as the budget needs it. */
   public record Server(String id, boolean baseline, String standsOn, boolean calibration) {}
@@ -75,6 +82,10 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     double prepareSeconds = prepare * PREPARE_SECONDS;
     double warmupSeconds = config.warmup().isZero() ? 0
         : (entryCells + calibrationCells) * (WARMUP_RUNS * config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS);
+    // a later process warms up on each endpoint once, under the same rule, whatever the rates on it
+    double restartSeconds = config.forks() <= 1 ? 0 : (config.forks() - 1)
+        * (servers.size() * RESTART_SECONDS + (entryCells + calibrationCells) / (double) rates
+        * (config.warmup().isZero() ? 0 : WARMUP_RUNS * config.warmup().toMillis() / 1e3 + OVERHEAD_SECONDS));
     double visitSeconds = (config.rewarm().toMillis() + config.duration().toMillis()) / 1e3 + OVERHEAD_SECONDS;
     double ladderVisitSeconds = visitSeconds + (config.ladderDuration().toMillis() - config.duration().toMillis()) / 1e3;
     int cells = entryCells + calibrationCells + ladderCells;
@@ -85,8 +96,8 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     int extraVisits = config.extraRounds() == 0 || !intervals ? 0
         : Math.min(ExtraRounds.visitBudget(config.rounds(), cells), config.extraRounds() * cells);
     return new VisitBudget(servers.size(), entryCells, calibrationCells, ladderCells, config.rounds(), prepareSeconds,
-        warmupSeconds, config.rounds() * roundSeconds, extraVisits, extraVisits * (roundSeconds / Math.max(1, cells)),
-        config.extraTimeLimit().toMinutes());
+        warmupSeconds, restartSeconds, config.rounds() * roundSeconds, extraVisits,
+        extraVisits * (roundSeconds / Math.max(1, cells)), config.extraTimeLimit().toMinutes());
   }
 
   public int cells() {
@@ -100,7 +111,7 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
 
   /** Without the extra rounds, which only a run too wide after its rounds makes. */
   public double totalSeconds() {
-    return prepareSeconds + warmupSeconds + roundsSeconds;
+    return prepareSeconds + warmupSeconds + restartSeconds + roundsSeconds;
   }
 
   /**
@@ -120,7 +131,11 @@ public record VisitBudget(int servers, int entryCells, int calibrationCells, int
     if (prepareSeconds > 0) {
       times.append("prepare ").append(minutes(prepareSeconds)).append(", ");
     }
-    times.append("warm-up ").append(minutes(warmupSeconds)).append(", rounds ").append(minutes(roundsSeconds));
+    times.append("warm-up ").append(minutes(warmupSeconds));
+    if (restartSeconds > 0) {
+      times.append(", fresh processes ").append(minutes(restartSeconds));
+    }
+    times.append(", rounds ").append(minutes(roundsSeconds));
     String extra = extraVisits == 0 ? "" : String.format(Locale.ROOT,
         ", and up to %d visits (%s) of extra rounds for the cells still too wide%s", extraVisits, minutes(extraSeconds),
         extraTimeLimitMinutes == 0 ? "" : ", none begun that would end the run past " + extraTimeLimitMinutes + " min");

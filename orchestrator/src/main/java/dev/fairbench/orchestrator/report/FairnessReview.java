@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Per entry, everything a fairness reviewer needs beside the numbers: limits applied and observed,
@@ -117,8 +118,9 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
   }
 
   /**
-   * Each cell's warm-up runs and how far round 1 fell from the cells' medians beside the round's effect
-   * on every cell: whether the entry began its rounds warm. Empty where no warm-up was recorded.
+   * Each cell's warm-up runs, and each later process's (--forks) on each endpoint; how far the first round of
+   * each process fell from the cells' medians beside the round's effect on every cell: whether the entry began
+   * its rounds warm. Empty where no warm-up was recorded.
    */
   static String warmup(EntryResult entry, ResultsDocument results) {
     List<CellResult> warmed = entry.cells().stream().filter(c -> !c.warmup().isEmpty()).toList();
@@ -132,13 +134,47 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
     }
     List<String> cells = new ArrayList<>();
     for (CellResult cell : warmed) {
-      List<Double> runs = cell.warmup();
-      String figures = String.join(" → ", runs.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).toList());
-      cells.add(cell.name() + " " + figures + warmupEnd(cell, load));
+      boolean shareOfMax = cell.kind() == CellKind.RATE && cell.rate().endsWith("%");
+      cells.add(cell.name() + " " + figures(cell.warmup()) + warmupEnd(cell.warmup(), shareOfMax, load));
     }
     text.append(String.join("; ", cells));
+    List<EntryResult.ProcessStart> processes = entry.processes() == null ? List.of() : entry.processes();
+    for (int p = 1; p < processes.size(); p++) {
+      EntryResult.ProcessStart process = processes.get(p);
+      if (process.warmup().isEmpty()) {
+        continue;
+      }
+      List<String> endpoints = new ArrayList<>();
+      process.warmup().forEach((endpoint, runs) -> endpoints.add(endpoint + " " + figures(runs)
+          + warmupEnd(runs, false, load)));
+      text.append(String.format(Locale.ROOT, "; process %d (from round %d): ", p + 1, process.firstRound()))
+          .append(String.join("; ", endpoints));
+    }
+    List<String> firsts = new ArrayList<>();
+    List<Integer> firstRounds = processes.size() > 1
+        ? processes.stream().map(EntryResult.ProcessStart::firstRound).distinct().toList() : List.of(1);
+    for (int first : firstRounds) {
+      firstRoundAgainstMedians(entry, results, first).ifPresent(figure -> firsts.add((first == 1 ? "Round 1" : "round "
+          + first) + figure));
+    }
+    if (!firsts.isEmpty()) {
+      text.append(". ").append(String.join("; ", firsts));
+    }
+    return text.toString();
+  }
+
+  private static String figures(List<Double> runs) {
+    return String.join(" → ", runs.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).toList());
+  }
+
+  /**
+   * How far the entry's throughput runs of {@code round} fell from their cells' medians, the round's effect on
+   * every cell taken out: the mean over its cells, as the text after the round's name.
+   */
+  private static Optional<String> firstRoundAgainstMedians(EntryResult entry, ResultsDocument results,
+      int round) {
     // the round's effect is on the log scale: 0 a typical round, -0.05 every cell about 5% slower
-    double roundOne = Math.exp(results.rounds().stream().filter(r -> r.index() == 1).mapToDouble(r -> r.factor())
+    double effect = Math.exp(results.rounds().stream().filter(r -> r.index() == round).mapToDouble(r -> r.factor())
         .filter(Double::isFinite).findFirst().orElse(0));
     List<Double> shortfalls = new ArrayList<>();
     for (CellResult cell : entry.cells()) {
@@ -146,30 +182,30 @@ public record FairnessReview(Environment environment, ResultsDocument.Method met
           || !(cell.stats().medianRequestsPerSecond() > 0)) {
         continue;
       }
-      cell.countedRuns().stream().filter(r -> r.round() == 1).findFirst().ifPresent(r ->
-          shortfalls.add(r.requestsPerSecond() / roundOne / cell.stats().medianRequestsPerSecond() - 1));
+      cell.countedRuns().stream().filter(r -> r.round() == round).findFirst().ifPresent(r ->
+          shortfalls.add(r.requestsPerSecond() / effect / cell.stats().medianRequestsPerSecond() - 1));
     }
-    if (!shortfalls.isEmpty()) {
-      double mean = shortfalls.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-      text.append(String.format(Locale.ROOT, ". Round 1, its effect on every cell taken out: %.1f%% %s its cells' medians "
-          + "(the mean over %d)", Math.abs(mean) * 100, mean < 0 ? "below" : "above", shortfalls.size()));
+    if (shortfalls.isEmpty()) {
+      return Optional.empty();
     }
-    return text.toString();
+    double mean = shortfalls.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    return Optional.of(String.format(Locale.ROOT, "%s, its effect on every cell taken out: %.1f%% %s its "
+        + "cells' medians (the mean over %d)", round == 1 ? "" : " (a fresh process's first)", Math.abs(mean) * 100,
+        mean < 0 ? "below" : "above", shortfalls.size()));
   }
 
   /**
-   * How a cell's warm-up ended, where the rule it ran under did not end it: a throughput cell's server
-   * still rising at the sixth run; a share-of-max rate's maximum, taken until two runs agree.
+   * How a warm-up ended, where the rule it ran under did not end it: a server at full speed still rising at
+   * the sixth run; a share-of-max rate's maximum, taken until two runs agree.
    */
-  private static String warmupEnd(CellResult cell, Environment.LoadSettings load) {
-    List<Double> runs = cell.warmup();
+  private static String warmupEnd(List<Double> runs, boolean shareOfMax, Environment.LoadSettings load) {
     if (load == null || load.warmupRise() == null || runs.size() < 2) {
       return "";
     }
     double last = runs.getLast();
     double before = runs.get(runs.size() - 2);
     double rise = load.warmupRise();
-    if (cell.kind() == CellKind.RATE && cell.rate().endsWith("%")) {
+    if (shareOfMax) {
       String maximum = "the maximum its rate is a share of: ";
       return Math.abs(last - before) <= rise * Math.max(last, before)
           ? String.format(Locale.ROOT, " (%sruns until two agreed within %.0f%%)", maximum, rise * 100)

@@ -183,8 +183,27 @@ public record EntryResult(
    *
    * @param firstRound the first round it served (1 for the process prepared before the rounds)
    * @param started    when it was started
+   * @param warmup     a process after the first: the req/s of its warm-up runs on each endpoint (by wire
+   *                   name, in the order warmed), at full speed under the rule of the warm-up before round 1;
+   *                   empty for the first process (its warm-up is each cell's) and where none was made or
+   *                   recorded (a run before 2026-12-06 20:00 UTC)
    */
-  public record ProcessStart(int firstRound, java.time.Instant started) {}
+  public record ProcessStart(int firstRound, java.time.Instant started,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, List<Double>> warmup) {
+    /** A process whose warm-up is not its own to record: the first, or one of a run made before they were. */
+    public ProcessStart(int firstRound, java.time.Instant started) {
+      this(firstRound, started, Map.of());
+    }
+
+    public ProcessStart {
+      // ordered as warmed: the review reads them in that order
+      Map<String, List<Double>> copy = new java.util.LinkedHashMap<>();
+      if (warmup != null) {
+        warmup.forEach((endpoint, runs) -> copy.put(endpoint, List.copyOf(runs)));
+      }
+      warmup = java.util.Collections.unmodifiableMap(copy);
+    }
+  }
 
   /**
    * What the server wrote to its log (stdout and stderr) while its cells' measured runs ran, and the requests

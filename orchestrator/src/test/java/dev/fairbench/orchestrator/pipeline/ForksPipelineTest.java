@@ -71,6 +71,18 @@ class ForksPipelineTest {
   }
 
   @Test
+  void aFreshProcessIsWarmedUpOnEachEndpointByTheRuleOfTheFirstAndItsRunsAreRecorded() throws Exception {
+    EntryResult.ProcessStart second = tiny().processes().get(1);
+    assertThat(second.warmup()).containsOnlyKeys("plaintext", "json");
+    // until a run is no more than 5% faster than the one before: two runs at the least, six at the most
+    assertThat(second.warmup().values()).allSatisfy(runs -> assertThat(runs).hasSizeBetween(2, 6)
+        .allSatisfy(r -> assertThat(r).isPositive()));
+    assertThat(tiny().processes().get(0).warmup()).as("the first process's warm-up is each cell's").isEmpty();
+    assertThat(Files.readString(output.resolve("fairness.md"))).contains("; process 2 (from round 2): plaintext ")
+        .contains("round 2 (a fresh process's first), its effect on every cell taken out: ");
+  }
+
+  @Test
   void everyCellHasItsRunsFromBothProcesses() {
     for (CellResult cell : tiny().cells()) {
       assertThat(cell.status()).as(cell.reason()).isEqualTo(CellStatus.MEASURED);

@@ -73,6 +73,21 @@ class VisitBudgetTest {
   }
 
   @Test
+  void eachFreshProcessCostsEveryServerAStartAndEachEndpointAWarmUpByTheSameRule() {
+    List<VisitBudget.Server> servers = referenceServers();
+    VisitBudget one = VisitBudget.of(servers, 0, true, defaults());
+    VisitBudget three = VisitBudget.of(servers, 0, true, defaults().withForks(3));
+
+    assertThat(one.restartSeconds()).isZero();
+    assertThat(one.describe()).doesNotContain("fresh processes");
+    // two fresh processes of 17 servers, each warmed up on its 64 + 3 endpoints as the first was
+    assertThat(three.restartSeconds()).isCloseTo(2 * (17 * 1.0 + 67 * (2.6 * 2 + 0.3)), within(0.01));
+    assertThat(three.totalSeconds() - one.totalSeconds()).isCloseTo(three.restartSeconds(), within(0.01));
+    assertThat(three.describe()).contains(String.format(java.util.Locale.ROOT, "warm-up %.1f min, fresh processes %.1f min, "
+        + "rounds", one.warmupSeconds() / 60, three.restartSeconds() / 60));
+  }
+
+  @Test
   void theBannerSaysTheMostTheExtraRoundsMayAdd() {
     RunConfig d = defaults();
     RunConfig withExtra = new RunConfig(true, d.kind(), d.endpoints(), d.duration(), d.warmup(), d.rewarm(), d.rounds(), 6,

@@ -88,6 +88,30 @@ class FairnessReviewTest {
   }
 
   @Test
+  void aFreshProcesssWarmUpAndHowFarItsFirstRoundFellAreShown() {
+    ResultsDocument doc = ResultsFixtures.mixed();
+    EntryResult forked = ResultsFixtures.measured("forked-jvm", "Forked 1.0", List.of(
+        ResultsFixtures.warmed(ResultsFixtures.cell("plaintext",
+            ResultsFixtures.runs(20_000, 20_100, 20_050, 12_000, 19_900, 20_150, 20_000, 20_100, 19_950)),
+            15_000.0, 19_800.0, 20_000.0)), ResultsFixtures.conformance(0, List.of()));
+    java.time.Instant start = java.time.Instant.parse("2026-12-06T20:00:00Z");
+    forked = new EntryResult(forked.id(), forked.entry(), forked.variant(), forked.role(), forked.language(),
+        forked.framework(), forked.versions(), forked.workersModel(), forked.status(), forked.reason(), forked.logTail(),
+        forked.conformance(), forked.cells(), forked.limitsReadBack(), forked.freeze(), forked.acceptedFailures(),
+        forked.facts(), forked.standsOn(), forked.startup(), forked.openFiles(), forked.runtime(), forked.serverLog(),
+        List.of(new EntryResult.ProcessStart(1, start), new EntryResult.ProcessStart(4, start.plusSeconds(600),
+            Map.of("plaintext", List.of(3_000.0, 6_000.0, 9_000.0, 12_000.0, 15_000.0, 18_000.0)))));
+    List<EntryResult> entries = new java.util.ArrayList<>(doc.entries());
+    entries.add(forked);
+    String md = FairnessReview.of(ResultsFixtures.derived(doc.withEntries(entries))).toMarkdown();
+
+    assertThat(md).contains("plaintext 15,000 → 19,800 → 20,000; process 2 (from round 4): plaintext 3,000 → 6,000 → "
+        + "9,000 → 12,000 → 15,000 → 18,000 (**still rising at the last**). Round 1, its effect on every cell taken out: ")
+        .containsPattern("; round 4 \\(a fresh process's first\\), its effect on every cell taken out: 3\\d\\.\\d% below "
+            + "its cells' medians \\(the mean over 1\\)");
+  }
+
+  @Test
   void aFirstRoundSlowOnEveryCellIsTheMachinesNotTheEntrys() {
     // every cell's round 1 10% below its later rounds: the round's effect, not a cold start
     List<EntryResult> entries = new java.util.ArrayList<>();

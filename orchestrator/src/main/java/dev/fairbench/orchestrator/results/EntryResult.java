@@ -186,7 +186,7 @@ public record EntryResult(
    * @param warmup     a process after the first: the req/s of its warm-up runs on each endpoint (by wire
    *                   name, in the order warmed), at full speed under the rule of the warm-up before round 1;
    *                   empty for the first process (its warm-up is each cell's) and where none was made or
-   *                   recorded (a run before 2026-12-06 20:00 UTC)
+   *                   recorded (a run before 2026-12-06 20:40 UTC)
    */
   public record ProcessStart(int firstRound, java.time.Instant started,
       @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, List<Double>> warmup) {

@@ -25,6 +25,14 @@ class FairnessReviewTest {
     return doc.withEntries(entries);
   }
 
+  /** The review, in Markdown, of the mixed fixture with {@code extra} beside its entries. */
+  private static String reviewWith(EntryResult extra) {
+    ResultsDocument doc = ResultsFixtures.mixed();
+    List<EntryResult> entries = new java.util.ArrayList<>(doc.entries());
+    entries.add(extra);
+    return FairnessReview.of(ResultsFixtures.derived(doc.withEntries(entries))).toMarkdown();
+  }
+
   @Test
   void eachEntryShowsLimitsAppliedAndWorkersObserved() {
     assertThat(review.entries()).hasSize(4);
@@ -73,14 +81,11 @@ class FairnessReviewTest {
 
   @Test
   void aColdFirstRoundAndAWarmUpStillRisingAtItsLastRunAreShown() {
-    ResultsDocument doc = ResultsFixtures.mixed();
     EntryResult cold = ResultsFixtures.measured("cold-jvm", "Cold 1.0", List.of(
         ResultsFixtures.warmed(ResultsFixtures.cell("plaintext",
             ResultsFixtures.runs(12_000, 20_000, 20_100, 20_050, 19_900, 20_150, 20_000, 20_100, 19_950)),
             4_000.0, 8_000.0, 11_000.0, 14_000.0, 16_000.0, 18_000.0)), ResultsFixtures.conformance(0, List.of()));
-    List<EntryResult> entries = new java.util.ArrayList<>(doc.entries());
-    entries.add(cold);
-    String md = FairnessReview.of(ResultsFixtures.derived(doc.withEntries(entries))).toMarkdown();
+    String md = reviewWith(cold);
 
     assertThat(md).contains("- Warm-up: runs of 2 s while one is over 5% faster than the last, req/s: plaintext 4,000 → "
         + "8,000 → 11,000 → 14,000 → 16,000 → 18,000 (**still rising at the last**). Round 1, its effect on every cell "
@@ -89,7 +94,6 @@ class FairnessReviewTest {
 
   @Test
   void aFreshProcesssWarmUpAndHowFarItsFirstRoundFellAreShown() {
-    ResultsDocument doc = ResultsFixtures.mixed();
     EntryResult forked = ResultsFixtures.measured("forked-jvm", "Forked 1.0", List.of(
         ResultsFixtures.warmed(ResultsFixtures.cell("plaintext",
             ResultsFixtures.runs(20_000, 20_100, 20_050, 12_000, 19_900, 20_150, 20_000, 20_100, 19_950)),
@@ -101,9 +105,7 @@ class FairnessReviewTest {
         forked.facts(), forked.standsOn(), forked.startup(), forked.openFiles(), forked.runtime(), forked.serverLog(),
         List.of(new EntryResult.ProcessStart(1, start), new EntryResult.ProcessStart(4, start.plusSeconds(600),
             Map.of("plaintext", List.of(3_000.0, 6_000.0, 9_000.0, 12_000.0, 15_000.0, 18_000.0)))));
-    List<EntryResult> entries = new java.util.ArrayList<>(doc.entries());
-    entries.add(forked);
-    String md = FairnessReview.of(ResultsFixtures.derived(doc.withEntries(entries))).toMarkdown();
+    String md = reviewWith(forked);
 
     assertThat(md).contains("plaintext 15,000 → 19,800 → 20,000; process 2 (from round 4): plaintext 3,000 → 6,000 → "
         + "9,000 → 12,000 → 15,000 → 18,000 (**still rising at the last**). Round 1, its effect on every cell taken out: ")
@@ -131,16 +133,14 @@ class FairnessReviewTest {
 
   @Test
   void aShareOfMaxRateCellsWarmUpSaysItRanUntilTwoRunsAgreed() {
-    ResultsDocument doc = ResultsFixtures.mixed();
     List<RunRecord> runs = java.util.stream.IntStream.rangeClosed(1, 9)
         .mapToObj(r -> ResultsFixtures.ladderRun(r, 126_000, 6.0)).toList();
     CellResult settled = new CellResult("json", CellKind.RATE, "90%", CellStatus.MEASURED, "", runs, null, null,
         List.of(), null, List.of(6_639.0, 100_000.0, 140_000.0, 141_000.0));
     CellResult apart = new CellResult("json", CellKind.RATE, "50%", CellStatus.MEASURED, "", runs, null, null,
         List.of(), null, List.of(1_000.0, 2_000.0, 3_000.0, 4_000.0, 5_000.0, 6_000.0));
-    List<EntryResult> entries = new java.util.ArrayList<>(doc.entries());
-    entries.add(ResultsFixtures.measured("soaked", "Soaked 1.0", List.of(settled, apart), ResultsFixtures.conformance(0, List.of())));
-    String md = FairnessReview.of(ResultsFixtures.derived(doc.withEntries(entries))).toMarkdown();
+    String md = reviewWith(ResultsFixtures.measured("soaked", "Soaked 1.0", List.of(settled, apart),
+        ResultsFixtures.conformance(0, List.of())));
 
     assertThat(md).contains("json@90% 6,639 → 100,000 → 140,000 → 141,000 (the maximum its rate is a share of: runs until two "
         + "agreed within 5%); json@50% 1,000 → 2,000 → 3,000 → 4,000 → 5,000 → 6,000 (**the maximum its rate is a share of: "

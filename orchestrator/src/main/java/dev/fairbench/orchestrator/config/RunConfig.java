@@ -166,6 +166,17 @@ public record RunConfig(
     return fork;
   }
 
+  /** How many times every server is started afresh after {@code round}: the blocks of rounds that begin later. */
+  public int freshStartsAfter(int round) {
+    int starts = 0;
+    for (int later = round + 1; later <= rounds; later++) {
+      if (firstRoundOf(forkOf(later)) == later) {
+        starts++;
+      }
+    }
+    return starts;
+  }
+
   /** The first round the process {@code fork} (1 to {@link #forks}) measures. */
   public int firstRoundOf(int fork) {
     return firstRoundOf(fork, rounds, forks);

@@ -61,20 +61,23 @@ public final class ExtraRounds {
 
   /**
    * Seconds after the run began at which a round of {@code visits} begun now would end, at this run's
-   * own cost of a visit so far.
+   * own cost of a visit so far, with {@code secondsBetween} more spent between them (the fresh processes of
+   * --forks still to start).
    */
-  public static double endsAtSeconds(java.time.Duration elapsed, double secondsPerVisit, int visits) {
-    return elapsed.toMillis() / 1e3 + visits * secondsPerVisit;
+  public static double endsAtSeconds(java.time.Duration elapsed, double secondsPerVisit, int visits,
+      double secondsBetween) {
+    return elapsed.toMillis() / 1e3 + visits * secondsPerVisit + secondsBetween;
   }
 
   /**
-   * A visit's cost so far: the time since the first visit, less the waits for slow spells, over the visits
-   * made. The waits are left out because each is allowed only when it fits the time limit on its own: in
-   * the cost of a visit they would project one spell's waits onto every visit left, and a spell early in a
-   * run would refuse the repeats of the quiet rounds after it.
+   * A visit's cost so far: the time since the first visit, less the time spent apart from the visits, over the
+   * visits made. Apart are the waits for slow spells, each allowed only when it fits the time limit on its own,
+   * and the fresh processes of --forks (every server started again and warmed up), which come once a block of
+   * rounds: in the cost of a visit either would be projected onto every visit left — a spell early in a run
+   * would refuse the repeats of the quiet rounds after it, and a restart those of every round after it.
    */
-  public static double secondsPerVisit(java.time.Duration sinceFirstVisit, double secondsWaited, int visits) {
-    return Math.max(0, sinceFirstVisit.toMillis() / 1e3 - secondsWaited) / visits;
+  public static double secondsPerVisit(java.time.Duration sinceFirstVisit, double secondsApart, int visits) {
+    return Math.max(0, sinceFirstVisit.toMillis() / 1e3 - secondsApart) / visits;
   }
 
   /** Most extra visits a run of {@code cells} cells in {@code rounds} rounds makes. */

@@ -400,8 +400,10 @@ public final class Pipeline {
     if (cells.isEmpty()) {
       return;
     }
-    listener.note("measuring " + VisitBudget.of(live.stream().map(s -> new VisitBudget.Server(s.id(),
-        s.role == Role.BASELINE, s.standsOn(), s.role == Role.CALIBRATION)).toList(), 0, oha != null, config).describe());
+    VisitBudget budget = VisitBudget.of(live.stream().map(s -> new VisitBudget.Server(s.id(),
+        s.role == Role.BASELINE, s.standsOn(), s.role == Role.CALIBRATION)).toList(), 0, oha != null, config);
+    listener.note("measuring " + budget.describe());
+    secondsPerFreshStart = config.forks() <= 1 ? 0 : budget.restartSeconds() / (config.forks() - 1);
     // While cells run, the orchestrator stays off the server's CPUs; the result is recorded.
     boolean moved = SelfPlacement.moveTo(config.limits().clientCpus());
     header = Derivation.withPlacement(header, moved, config.limits().clientCpus());
@@ -424,7 +426,11 @@ public final class Pipeline {
       int firstHere = resumption == null ? 1 : resumption.fromRound();
       for (int round = firstHere; round <= config.rounds(); round++) {
         if (round > firstHere && config.firstRoundOf(config.forkOf(round)) == round) {
+          Instant restarting = Instant.now();
           startAfresh(live, round);
+          // what this one took is what the next one is reckoned to take
+          secondsPerFreshStart = Duration.between(restarting, Instant.now()).toMillis() / 1e3;
+          secondsStartingAfreshInRun += secondsPerFreshStart;
         }
         runRound(round, cells, meter, probe);
       }
@@ -833,7 +839,7 @@ public final class Pipeline {
       }
       if (config.extraTimeLimit().isPositive() && firstVisitStarted != null && visitsMade > 0) {
         double perVisit = secondsPerVisit();
-        double endsAt = endsAtSeconds(choice.visits());
+        double endsAt = endsAtSeconds(choice.visits(), 0);
         if (endsAt > config.extraTimeLimit().toSeconds()) {
           listener.note(String.format(java.util.Locale.ROOT,
               "extra rounds stop after %d: %d cells are still wider than the threshold, and another round (%d visits, "
@@ -939,14 +945,16 @@ public final class Pipeline {
     }
     long left = visitsLeft(round, leftInRound);
     double perVisit = secondsPerVisit();
-    double endsAt = endsAtSeconds((int) left + 1);
+    double ahead = freshStartsAhead(round);
+    double endsAt = endsAtSeconds((int) left + 1, ahead);
     if (endsAt <= config.extraTimeLimit().toSeconds()) {
       return true;
     }
     if (unrepeated == 0) {
       listener.note(String.format(java.util.Locale.ROOT, "a disturbed visit now counts without a repeat: a repeat, at "
-          + "this run's %.2f s a visit, would end the run %.1f min after it began (%d visits left), past --time-limit %s",
-          perVisit, endsAt / 60, left, config.timeLimitText()));
+          + "this run's %.2f s a visit, would end the run %.1f min after it began (%d visits left%s), past "
+          + "--time-limit %s", perVisit, endsAt / 60, left, ahead == 0 ? "" : String.format(java.util.Locale.ROOT,
+              " and %.1f min of fresh processes", ahead / 60), config.timeLimitText()));
     }
     return false;
   }
@@ -1023,20 +1031,38 @@ public final class Pipeline {
     if (!config.extraTimeLimit().isPositive() || visitsMade <= 1) {
       return true;
     }
-    return endsAtSeconds((int) visitsLeft(round, leftInRound) + 1) + limit.toMillis() / 1e3
+    return endsAtSeconds((int) visitsLeft(round, leftInRound) + 1, freshStartsAhead(round)) + limit.toMillis() / 1e3
         <= config.extraTimeLimit().toSeconds();
   }
 
-  /** What a visit has cost this process so far, thaw to freeze and everything between visits but the waits. */
+  /**
+   * What a visit has cost this process so far, thaw to freeze and everything between visits but the waits
+   * and the fresh processes.
+   */
   private double secondsPerVisit() {
-    return ExtraRounds.secondsPerVisit(java.time.Duration.between(firstVisitStarted, Instant.now()), secondsWaitedInRun,
-        visitsMade);
+    return ExtraRounds.secondsPerVisit(java.time.Duration.between(firstVisitStarted, Instant.now()),
+        secondsWaitedInRun + secondsStartingAfreshInRun, visitsMade);
   }
 
-  /** Seconds after the run began at which {@code visits} more begun now would end, at that cost. */
-  private double endsAtSeconds(int visits) {
-    return ExtraRounds.endsAtSeconds(java.time.Duration.between(began, Instant.now()), secondsPerVisit(), visits);
+  /**
+   * Seconds after the run began at which {@code visits} more begun now would end, at that cost, with
+   * {@code secondsBetween} spent between them.
+   */
+  private double endsAtSeconds(int visits, double secondsBetween) {
+    return ExtraRounds.endsAtSeconds(java.time.Duration.between(began, Instant.now()), secondsPerVisit(), visits,
+        secondsBetween);
   }
+
+  /** Seconds of --forks' fresh processes still to come after {@code round}, at the last one's cost or the budget's. */
+  private double freshStartsAhead(int round) {
+    return config.freshStartsAfter(round) * secondsPerFreshStart;
+  }
+
+  /** Seconds this run's fresh processes (--forks) have taken, every server stopped, started and warmed up again. */
+  private double secondsStartingAfreshInRun;
+
+  /** Seconds a fresh process of every server takes: the budget's estimate, then what the last one took. */
+  private double secondsPerFreshStart;
 
   private final Map<Integer, Instant> roundStarts = new LinkedHashMap<>();
 

@@ -37,6 +37,18 @@ class ForksTest {
   }
 
   @Test
+  void theFreshStartsStillToComeAfterARoundAreTheBlocksThatBeginLater() {
+    RunConfig two = rounds(9).withForks(2);
+    assertThat(IntStream.rangeClosed(1, 9).map(two::freshStartsAfter).boxed().toList())
+        .containsExactly(1, 1, 1, 1, 0, 0, 0, 0, 0);
+    RunConfig three = rounds(9).withForks(3);
+    assertThat(IntStream.rangeClosed(1, 9).map(three::freshStartsAfter).boxed().toList())
+        .containsExactly(2, 2, 2, 1, 1, 1, 0, 0, 0);
+    assertThat(rounds(9).freshStartsAfter(1)).isZero();
+    assertThat(two.freshStartsAfter(12)).as("an extra round").isZero();
+  }
+
+  @Test
   void extraRoundsGoToTheLastProcess() {
     assertThat(processOfEachRound(rounds(9).withForks(2), 12)).endsWith(2, 2, 2, 2);
   }

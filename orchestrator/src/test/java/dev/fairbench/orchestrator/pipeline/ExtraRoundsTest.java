@@ -154,7 +154,22 @@ class ExtraRoundsTest {
     assertThat(ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 0, 100)).isEqualTo(3.0);
     // 400 visits left: the run would end 800 s from now at that cost, not 1,200 s.
     assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(600),
-        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 100, 100), 400)).isEqualTo(1400.0);
+        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 100, 100), 400, 0)).isEqualTo(1400.0);
+  }
+
+  @Test
+  void aFreshProcessIsCountedOnceWhereItComesNotInTheCostOfEveryVisitAfterIt() {
+    // --forks 2 as on 2026-12-06 23:22: 272 visits in 8 min, then 4.7 min of fresh processes.
+    double perVisit = ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(480 + 282), 282, 272);
+    assertThat(perVisit).isCloseTo(480 / 272.0, org.assertj.core.data.Offset.offset(1e-9));
+    // Before them, the 340 visits of rounds 5-9 and the restarts still to come; after them, the visits alone.
+    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(860), perVisit, 340, 282))
+        .isCloseTo(860 + 340 * perVisit + 282, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1140), perVisit, 340, 0))
+        .as("30 min is not passed: the disturbed visits of rounds 5-9 may be repeated").isLessThan(1800);
+    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1140),
+        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(480 + 282), 0, 272), 340, 0))
+        .as("with the fresh processes in every visit's cost, as before 2026-12-07").isGreaterThan(1800);
   }
 
   /**

@@ -175,7 +175,8 @@ public class RunCommand implements Callable<Integer> {
           + "afresh from its build (not built again, the suite not run again), checked as at the start (limits, "
           + "listening address, answers) and warmed up as before round 1. What differs from one process to the next "
           + "(heap layout, JIT decisions, a process slow all its life) then lands among a cell's runs instead of "
-          + "between runs. At most --rounds.")
+          + "between runs. At most --rounds. The restarts take their time from the extra rounds: about 5 minutes "
+          + "over every entry here with 2, all the time the 30-minute --time-limit leaves them (give 35m or more).")
   Integer forks;
 
   @Option(names = "--ladder-duration", paramLabel = "TIME", converter = Converters.DurationConverter.class,

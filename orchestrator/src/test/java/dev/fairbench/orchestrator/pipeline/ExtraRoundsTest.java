@@ -169,7 +169,7 @@ class ExtraRoundsTest {
         .as("30 min is not passed: the disturbed visits of rounds 5-9 may be repeated").isLessThan(1800);
     assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1140),
         ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(480 + 282), 0, 272), 340, 0))
-        .as("with the fresh processes in every visit's cost, as before 2026-12-07").isGreaterThan(1800);
+        .as("with the fresh processes in every visit's cost, as before 2026-12-06 23:46 UTC").isGreaterThan(1800);
   }
 
   /**

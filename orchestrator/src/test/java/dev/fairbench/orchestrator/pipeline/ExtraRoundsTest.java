@@ -159,17 +159,18 @@ class ExtraRoundsTest {
 
   @Test
   void aFreshProcessIsCountedOnceWhereItComesNotInTheCostOfEveryVisitAfterIt() {
-    // --forks 2 as on 2026-12-06 23:22: 272 visits in 8 min, then 4.7 min of fresh processes.
-    double perVisit = ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(480 + 282), 282, 272);
-    assertThat(perVisit).isCloseTo(480 / 272.0, org.assertj.core.data.Offset.offset(1e-9));
+    // --forks 2 in the run of 2026-12-06 23:08: rounds 1-4 made 284 visits in 472 s, then the fresh processes took 282 s.
+    double perVisit = ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(472 + 282), 282, 284);
+    assertThat(perVisit).isCloseTo(472 / 284.0, org.assertj.core.data.Offset.offset(1e-9));
     // Before them, the 340 visits of rounds 5-9 and the restarts still to come; after them, the visits alone.
-    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(860), perVisit, 340, 282))
-        .isCloseTo(860 + 340 * perVisit + 282, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1140), perVisit, 340, 0))
-        .as("30 min is not passed: the disturbed visits of rounds 5-9 may be repeated").isLessThan(1800);
-    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1140),
-        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(480 + 282), 0, 272), 340, 0))
-        .as("with the fresh processes in every visit's cost, as before 2026-12-06 23:46 UTC").isGreaterThan(1800);
+    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(855), perVisit, 340, 282))
+        .isCloseTo(855 + 340 * perVisit + 282, org.assertj.core.data.Offset.offset(1e-9));
+    // At round 5, 1,133 s after the run began: about 28.4 min, so the disturbed visits of rounds 5-9 may be repeated.
+    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1133), perVisit, 340, 0)).isLessThan(1800);
+    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1133),
+        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(472 + 282), 0, 284), 340, 0))
+        .as("with the fresh processes in every visit's cost, as before 2026-12-06 23:46 UTC: 33.9 min")
+        .isCloseTo(33.9 * 60, org.assertj.core.data.Offset.offset(6.0));
   }
 
   /**

@@ -9,6 +9,7 @@ import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.runs;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.rung;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.Role;
@@ -19,6 +20,7 @@ import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.stats.MedianInterval;
 import dev.fairbench.orchestrator.stats.Statistics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -150,27 +152,27 @@ class ExtraRoundsTest {
   @Test
   void aVisitsCostLeavesOutTheWaitsForSlowSpellsSoOneSpellIsNotProjectedOntoEveryVisitLeft() {
     // 100 visits in 300 s, 100 s of which waited for a spell to pass: 2 s a visit, not 3.
-    assertThat(ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 100, 100)).isEqualTo(2.0);
-    assertThat(ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 0, 100)).isEqualTo(3.0);
+    assertThat(ExtraRounds.secondsPerVisit(Duration.ofSeconds(300), 100, 100)).isEqualTo(2.0);
+    assertThat(ExtraRounds.secondsPerVisit(Duration.ofSeconds(300), 0, 100)).isEqualTo(3.0);
     // 400 visits left: the run would end 800 s from now at that cost, not 1,200 s.
-    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(600),
-        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(300), 100, 100), 400, 0)).isEqualTo(1400.0);
+    assertThat(ExtraRounds.endsAtSeconds(Duration.ofSeconds(600),
+        ExtraRounds.secondsPerVisit(Duration.ofSeconds(300), 100, 100), 400, 0)).isEqualTo(1400.0);
   }
 
   @Test
   void aFreshProcessIsCountedOnceWhereItComesNotInTheCostOfEveryVisitAfterIt() {
     // --forks 2 in the run of 2026-12-06 23:08: rounds 1-4 made 284 visits in 472 s, then the fresh processes took 282 s.
-    double perVisit = ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(472 + 282), 282, 284);
-    assertThat(perVisit).isCloseTo(472 / 284.0, org.assertj.core.data.Offset.offset(1e-9));
+    double perVisit = ExtraRounds.secondsPerVisit(Duration.ofSeconds(472 + 282), 282, 284);
+    assertThat(perVisit).isCloseTo(472 / 284.0, within(1e-9));
     // Before them, the 340 visits of rounds 5-9 and the restarts still to come; after them, the visits alone.
-    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(855), perVisit, 340, 282))
-        .isCloseTo(855 + 340 * perVisit + 282, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(ExtraRounds.endsAtSeconds(Duration.ofSeconds(855), perVisit, 340, 282))
+        .isCloseTo(855 + 340 * perVisit + 282, within(1e-9));
     // At round 5, 1,133 s after the run began: about 28.4 min, so the disturbed visits of rounds 5-9 may be repeated.
-    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1133), perVisit, 340, 0)).isLessThan(1800);
-    assertThat(ExtraRounds.endsAtSeconds(java.time.Duration.ofSeconds(1133),
-        ExtraRounds.secondsPerVisit(java.time.Duration.ofSeconds(472 + 282), 0, 284), 340, 0))
+    assertThat(ExtraRounds.endsAtSeconds(Duration.ofSeconds(1133), perVisit, 340, 0)).isLessThan(1800);
+    assertThat(ExtraRounds.endsAtSeconds(Duration.ofSeconds(1133),
+        ExtraRounds.secondsPerVisit(Duration.ofSeconds(472 + 282), 0, 284), 340, 0))
         .as("with the fresh processes in every visit's cost, as before 2026-12-06 23:46 UTC: 33.9 min")
-        .isCloseTo(33.9 * 60, org.assertj.core.data.Offset.offset(6.0));
+        .isCloseTo(33.9 * 60, within(6.0));
   }
 
   /**

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
       "At the top: every difference between the two environments (CPU, cores, kernel, runtime, limits, load, "
           + "method, commit). --normalize calibration divides every run by the calibration server's median over its "
           + "run (that median's own error carried into every interval between two runs), which is how two machines "
-          + "or two days are compared; without it, a comparison across different environments says so at the top "
+          + "of one CPU model or two days are compared (between CPU models the ratios do not carry, and the top says "
+          + "so); without it, a comparison across different environments says so at the top "
           + "and in every verdict. Files of two method versions are refused.",
       "",
       "Two runs also differ by a shift of each cell's own that no calibration divides out: its spread is "

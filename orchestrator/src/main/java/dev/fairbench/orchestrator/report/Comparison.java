@@ -41,7 +41,7 @@ import java.util.function.Function;
  * divided by its round's effect ({@link RoundEffects}: the rounds are blocks), as the run's own
  * medians are. With {@link Normalization#CALIBRATION} every run is also divided by the calibration
  * server's median over its run (same endpoint, or the geometric mean of its endpoints for one it
- * lacks), which is how two machines or two days are compared; between two runs that median's own
+ * lacks), which is how two machines of one CPU model or two days are compared; between two runs that median's own
  * error enters every interval and test it divides ({@link CalibrationFloor}). Documents of two method
  * versions are refused.
  *
@@ -983,6 +983,24 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return Optional.of(new CalibrationFloor(Math.exp(meanLog), error));
   }
 
+  /**
+   * What a comparison across CPU models must say: measured with the same code on an Intel and an AMD host of
+   * this kind (results/method-check/2026-12-05-2117 and 2026-12-07-0606), not a guess.
+   */
+  public static final String CPU_MODELS_CAVEAT = "A ratio to the calibration server does not carry from one CPU model to "
+      + "another: nginx works mostly in the kernel and at the load client's wall, an interpreter in user space, and the "
+      + "two gain differently from one CPU to the other (between an Intel and an AMD host of this kind, with the same "
+      + "code, the entries' ratios to nginx moved by −2% to +60%, docs/REPORTS.md). The allowance for the spread between "
+      + "the runs (below, when there are cells enough to estimate it) takes that in, so a change smaller than it cannot "
+      + "be told from the machines here: compare runs of one CPU model.";
+
+  private static final String CPU_MODEL = "CPU model";
+
+  /** Whether the two sides were measured on different CPU models, which no calibration divides out. */
+  public boolean acrossCpuModels() {
+    return environmentDifferences.stream().anyMatch(d -> d.startsWith(CPU_MODEL + ": "));
+  }
+
   /** Every difference between the two environments a reviewer must know before reading a verdict. */
   static List<String> differences(ResultsDocument before, ResultsDocument after) {
     Environment b = before.environment();
@@ -992,7 +1010,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       out.add("an environment block is missing");
       return out;
     }
-    differ(out, "CPU model", b.cpuModel(), a.cpuModel());
+    differ(out, CPU_MODEL, b.cpuModel(), a.cpuModel());
     differ(out, "cores", b.cores(), a.cores());
     differ(out, "kernel", b.kernel(), a.kernel());
     differ(out, "cgroup", b.cgroupVersion(), a.cgroupVersion());
@@ -1104,12 +1122,15 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
           : "Both runs were made in the same environment (machine, kernel, runtime, limits, load, method).\n\n");
     } else {
       md.append(normalization == Normalization.CALIBRATION
-          ? "**The environments differ** (below); figures are normalised by each run's calibration server, which is "
-              + "what makes two machines or two days comparable:\n\n"
+          ? "**The environments differ** (below); figures are normalised by each run's calibration server, which divides "
+              + "out a machine or a day that is faster or slower at everything alike:\n\n"
           : "**The environments differ, and the figures are absolute**: a verdict may reflect the environment, not the "
               + "change. Compare with `--normalize calibration` across machines or days.\n\n");
       environmentDifferences.forEach(d -> md.append("- ").append(MarkdownText.line(d)).append('\n'));
       md.append('\n');
+      if (normalization == Normalization.CALIBRATION && acrossCpuModels()) {
+        md.append("**The CPU models differ.** ").append(CPU_MODELS_CAVEAT).append("\n\n");
+      }
     }
     if (betweenRuns != null && betweenRuns.repeated()) {
       md.append(String.format(Locale.ROOT, "%d runs before, %d after. Per cell: each run's median; the change is the ratio "

@@ -14,8 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fairbench.orchestrator.core.Role;
+import dev.fairbench.orchestrator.report.html.CompareHtml;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
+import dev.fairbench.orchestrator.results.Environment;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
 import java.util.ArrayList;
@@ -331,6 +333,7 @@ class ComparisonTest {
         "load settings: runs of 2 s, warm-up runs of 2 s while one is over 5% faster than the last, 64 connections, "
             + "1 thread(s), timeout 2 s → runs of 1 s, warm-up 2 s, 64 connections, 1 thread(s), timeout 2 s");
     assertThat(c.toMarkdown()).contains("**The environments differ, and the figures are absolute**");
+    assertThat(c.toMarkdown()).as("absolute figures say so instead").doesNotContain("CPU models differ");
     assertThat(c.rows()).allSatisfy(r -> assertThat(r.why()).contains("environments differ"));
   }
 
@@ -374,6 +377,36 @@ class ComparisonTest {
         .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_SIGNIFICANT));
     assertThat(normalised.rows()).filteredOn(r -> !r.calibration())
         .allSatisfy(r -> assertThat(r.metric()).endsWith("÷ calibration"));
+  }
+
+  /** The same document, measured (as its environment says) on another CPU model and host. */
+  private static ResultsDocument onCpu(ResultsDocument d, String cpuModel, String host) {
+    Environment env = d.environment();
+    return new ResultsDocument(d.schemaVersion(), d.methodVersion(),
+        new Environment(env.timestamp(), host, cpuModel, env.cores(), env.kernel(), env.cgroupVersion(), env.limitsMode(),
+            env.limitsNote(), env.runtime(), env.loadGenerator(), env.javaVersion(), env.gitCommit(), env.gitDirty(),
+            env.limits(), env.load(), env.endpoints(), env.orchestratorPlacement(), env.topology()),
+        d.method(), d.rounds(), d.calibration(), d.breaks(), d.entries());
+  }
+
+  @Test
+  void aComparisonAcrossCpuModelsSaysThatTheCalibrationDoesNotCarryBetweenThem() {
+    Comparison c = Comparison.of(onCpu(machine(1.0, 1, "", 1), "Intel(R) Xeon(R) Processor", "vm-a"),
+        onCpu(machine(0.7, 2, "", 1), "AMD EPYC", "vm-b"), 0.05, 0.05, Comparison.Normalization.CALIBRATION);
+    assertThat(c.acrossCpuModels()).isTrue();
+    assertThat(c.toMarkdown()).contains("- CPU model: Intel(R) Xeon(R) Processor → AMD EPYC")
+        .contains("**The CPU models differ.** A ratio to the calibration server does not carry from one CPU model to another")
+        .contains("compare runs of one CPU model");
+    assertThat(CompareHtml.render(c, "a.json", "b.json")).contains("<strong>The CPU models differ.</strong>");
+  }
+
+  @Test
+  void twoMachinesOfOneCpuModelAreNotWarnedAboutCpuModels() {
+    Comparison c = Comparison.of(onCpu(machine(1.0, 1, "", 1), "AMD EPYC", "vm-a"),
+        onCpu(machine(0.7, 2, "", 1), "AMD EPYC", "vm-b"), 0.05, 0.05, Comparison.Normalization.CALIBRATION);
+    assertThat(c.environmentDifferences()).contains("host: vm-a → vm-b");
+    assertThat(c.acrossCpuModels()).isFalse();
+    assertThat(c.toMarkdown()).contains("**The environments differ**").doesNotContain("CPU models differ");
   }
 
   @Test

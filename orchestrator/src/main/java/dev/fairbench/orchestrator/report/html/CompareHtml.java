@@ -27,7 +27,11 @@ public final class CompareHtml {
               : " — and the figures are absolute: a verdict may reflect the environment. Use --normalize calibration.")
           .append("</p><ul>");
       comparison.environmentDifferences().forEach(d -> h.append("<li>").append(Html.esc(d)).append("</li>"));
-      h.append("</ul></div>");
+      h.append("</ul>");
+      if (comparison.normalization() == Comparison.Normalization.CALIBRATION && comparison.acrossCpuModels()) {
+        h.append("<p><strong>The CPU models differ.</strong> ").append(Html.esc(Comparison.CPU_MODELS_CAVEAT)).append("</p>");
+      }
+      h.append("</div>");
     }
     h.append("<p>").append(Html.esc(String.format(Locale.ROOT,
             (comparison.betweenRuns() != null && comparison.betweenRuns().repeated()

@@ -1001,6 +1001,11 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return environmentDifferences.stream().anyMatch(d -> d.startsWith(CPU_MODEL + ": "));
   }
 
+  /** Whether the top must carry {@link #CPU_MODELS_CAVEAT}: normalised figures from two CPU models. */
+  public boolean warnsAcrossCpuModels() {
+    return normalization == Normalization.CALIBRATION && acrossCpuModels();
+  }
+
   /** Every difference between the two environments a reviewer must know before reading a verdict. */
   static List<String> differences(ResultsDocument before, ResultsDocument after) {
     Environment b = before.environment();
@@ -1128,7 +1133,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
               + "change. Compare with `--normalize calibration` across machines or days.\n\n");
       environmentDifferences.forEach(d -> md.append("- ").append(MarkdownText.line(d)).append('\n'));
       md.append('\n');
-      if (normalization == Normalization.CALIBRATION && acrossCpuModels()) {
+      if (warnsAcrossCpuModels()) {
         md.append("**The CPU models differ.** ").append(CPU_MODELS_CAVEAT).append("\n\n");
       }
     }

@@ -28,7 +28,7 @@ public final class CompareHtml {
           .append("</p><ul>");
       comparison.environmentDifferences().forEach(d -> h.append("<li>").append(Html.esc(d)).append("</li>"));
       h.append("</ul>");
-      if (comparison.normalization() == Comparison.Normalization.CALIBRATION && comparison.acrossCpuModels()) {
+      if (comparison.warnsAcrossCpuModels()) {
         h.append("<p><strong>The CPU models differ.</strong> ").append(Html.esc(Comparison.CPU_MODELS_CAVEAT)).append("</p>");
       }
       h.append("</div>");

@@ -66,7 +66,9 @@ public final class MarkdownReport {
       md.append("## Against the calibration server\n\n");
       md.append("Each cell over the calibration server (").append(calibration.get().id())
           .append(") on the same endpoint in the same rounds: req/s ratio (higher is better) / CPU-µs-per-request "
-              + "ratio (lower is better). Ratios, not absolute figures, are what two machines or two days can compare.\n\n");
+              + "ratio (lower is better). Ratios, not absolute figures, are what compare puts side by side from two runs "
+              + "on one CPU model (`fairbench compare --normalize calibration`); between CPU models they do not carry "
+              + "(docs/ORCHESTRATOR.md, Calibration).\n\n");
       throughputTable(md, conformant, baselines, Optional.empty(), endpoints, MarkdownReport::ratios);
     }
     if (!conformant.isEmpty()) {

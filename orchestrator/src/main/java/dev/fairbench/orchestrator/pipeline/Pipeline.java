@@ -1210,8 +1210,11 @@ public final class Pipeline {
       slot.freeze();
       if (speedBefore != null) {
         SpeedProbe.Reading speedAfter = speedAfterFreeze(speedProbe.get());
-        RunRecord.Disturbance disturbance = record.disturbance().withSpeed(new RunRecord.Speed(speedBefore.server(),
-            speedAfter.server(), speedBefore.client(), speedAfter.client()));
+        RunRecord.Speed speed = speedProbe.get().readsMemory()
+            ? new RunRecord.Speed(speedBefore.server(), speedAfter.server(), speedBefore.client(), speedAfter.client(),
+                speedBefore.memory(), speedAfter.memory())
+            : new RunRecord.Speed(speedBefore.server(), speedAfter.server(), speedBefore.client(), speedAfter.client());
+        RunRecord.Disturbance disturbance = record.disturbance().withSpeed(speed);
         if (speedProbe.get().readsWakeups()) {
           disturbance = disturbance.withWakeups(RunRecord.Wakeups.judged(speedBefore.wakeups(), speedAfter.wakeups(),
               usualWakeups(), Defaults.SLOW_WAKEUPS).afterWaiting(waitedSeconds));

@@ -19,21 +19,24 @@ final class SpeedProbe implements AutoCloseable {
   static final long FRESH_NANOS = 250_000_000L;
 
   /**
-   * One reading: MB/s on each side, then the {@link WakeupProbe}'s round trips per second between them;
-   * -1 where that probe failed or is not made.
+   * One reading: MB/s on each side, then the {@link WakeupProbe}'s round trips per second between them,
+   * then the {@link MemoryProbe}'s nanoseconds per load on the client's side; -1 where a probe failed or
+   * is not made.
    */
-  record Reading(double server, double client, double wakeups) {
-    static final Reading NONE = new Reading(-1, -1, -1);
+  record Reading(double server, double client, double wakeups, double memory) {
+    static final Reading NONE = new Reading(-1, -1, -1, -1);
   }
 
   private final CpuProbe server;
   private final CpuProbe client; // null: the load client runs elsewhere
   private final WakeupProbe wakeups; // null: the load client runs elsewhere, or no echo could start
+  private final MemoryProbe memory; // null: the load client runs elsewhere, so this process is not on its CPUs
 
-  private SpeedProbe(CpuProbe server, CpuProbe client, WakeupProbe wakeups) {
+  private SpeedProbe(CpuProbe server, CpuProbe client, WakeupProbe wakeups, MemoryProbe memory) {
     this.server = server;
     this.client = client;
     this.wakeups = wakeups;
+    this.memory = memory;
   }
 
   /**
@@ -52,7 +55,13 @@ final class SpeedProbe implements AutoCloseable {
       return Optional.empty();
     }
     WakeupProbe wakeups = clientCpus == null ? null : WakeupProbe.create(serverCpus).orElse(null);
-    return Optional.of(new SpeedProbe(server.get(), client.orElse(null), wakeups));
+    MemoryProbe memory = clientCpus == null ? null : new MemoryProbe();
+    return Optional.of(new SpeedProbe(server.get(), client.orElse(null), wakeups, memory));
+  }
+
+  /** Whether the readings carry the memory's latency. */
+  boolean readsMemory() {
+    return memory != null;
   }
 
   /** Whether the readings carry wake-ups. */
@@ -65,10 +74,11 @@ final class SpeedProbe implements AutoCloseable {
     return wakeups == null ? -1 : wakeups.read();
   }
 
-  /** Both hashing probes at once, each one's MB/s from its start to its own exit; then the wake-ups. */
+  /** Both hashing probes at once, each one's MB/s from its start to its own exit; then the wake-ups, then the memory. */
   Reading read() {
     Reading hashing = hashing();
-    return new Reading(hashing.server(), hashing.client(), wakeups());
+    double trips = wakeups();
+    return new Reading(hashing.server(), hashing.client(), trips, memory == null ? -1 : memory.read());
   }
 
   private Reading hashing() {
@@ -84,7 +94,7 @@ final class SpeedProbe implements AutoCloseable {
         c.getInputStream().readAllBytes();
       }
       return new Reading(speed(s, serverEnd, serverStarted, server.megabytes()),
-          c == null ? -1 : speed(c, clientEnd, clientStarted, client.megabytes()), -1);
+          c == null ? -1 : speed(c, clientEnd, clientStarted, client.megabytes()), -1, -1);
     } catch (IOException e) {
       return Reading.NONE;
     } catch (InterruptedException e) {

@@ -17,8 +17,10 @@ import java.util.function.IntPredicate;
  *
  * @param visits  number of visits with a reading
  * @param wakeups the cross-CPU wake-ups around them ({@code disturbance.wakeups}); null in runs without them
+ * @param memory  the memory's latency around them, ns per load ({@code disturbance.speed.memoryBefore} and
+ *                {@code memoryAfter}); null in runs without it
  */
-public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups) {
+public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups, Side memory) {
   /**
    * Round trips per second over every valid reading, and how many visits read slow.
    *
@@ -63,6 +65,7 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
     List<Double> server = new ArrayList<>();
     List<Double> client = new ArrayList<>();
     List<Double> wakeups = new ArrayList<>();
+    List<Double> memory = new ArrayList<>();
     int slow = 0;
     int waited = 0;
     double waitedSeconds = 0;
@@ -77,6 +80,9 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
           visits++;
           addValid(server, speed.serverBefore(), speed.serverAfter());
           addValid(client, speed.clientBefore(), speed.clientAfter());
+          if (speed.readsMemory()) {
+            addValid(memory, speed.memoryBefore(), speed.memoryAfter());
+          }
           RunRecord.Wakeups w = run.disturbance().wakeups();
           if (w != null) {
             addValid(wakeups, w.before(), w.after());
@@ -95,7 +101,8 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
     int waitedVisits = waited;
     double waitedTotal = waitedSeconds;
     Wakeups w = Side.of(wakeups).map(side -> new Wakeups(side, slowVisits, waitedVisits, waitedTotal)).orElse(null);
-    return s.isEmpty() || c.isEmpty() ? Optional.empty() : Optional.of(new MachineSpeed(visits, s.get(), c.get(), w));
+    return s.isEmpty() || c.isEmpty() ? Optional.empty()
+        : Optional.of(new MachineSpeed(visits, s.get(), c.get(), w, Side.of(memory).orElse(null)));
   }
 
   private static void addValid(List<Double> into, double... readings) {
@@ -123,6 +130,10 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
         + "of the machine's slow spells, and were repeated or counted as disturbed." + (wakeups.waitedVisits() == 0 ? ""
         : String.format(Locale.ROOT, " %d visit%s waited before %s thaw for a spell to pass, %.0f s in all.",
             wakeups.waitedVisits(), wakeups.waitedVisits() == 1 ? "" : "s", wakeups.waitedVisits() == 1 ? "its" : "their",
-            wakeups.waitedSeconds())));
+            wakeups.waitedSeconds())))
+        + (memory == null ? "" : String.format(Locale.ROOT, " The memory's latency at the same moments (dependent loads "
+            + "through 64 MiB on the client's CPUs; a neighbour's use of the memory system lengthens it, and slows "
+            + "entries that work in their own heap more than nginx): %.0f ns a load (%.0f–%.0f, CV %.0f%%).",
+            memory.median, memory.min, memory.max, memory.cv * 100));
   }
 }

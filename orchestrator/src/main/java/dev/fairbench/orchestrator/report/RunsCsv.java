@@ -23,6 +23,8 @@ public final class RunsCsv {
   static final List<String> WAKEUP_COLUMNS = List.of("wakeups_before", "wakeups_after", "wakeups_usual", "wakeups_slow");
   /** Seconds a visit waited for a slow spell to pass, in documents that record it (runs made from 2026-12-05 07:00). */
   static final String WAITED_COLUMN = "wakeups_waited_s";
+  /** The memory's latency around each visit, ns per load, in documents that record it (runs made from 2026-12-07 10:30). */
+  static final List<String> MEMORY_COLUMNS = List.of("memory_before_ns", "memory_after_ns");
 
   private RunsCsv() {}
 
@@ -30,6 +32,7 @@ public final class RunsCsv {
     boolean clientSide = anyRun(document, d -> d.client() != null);
     boolean wakeups = anyRun(document, d -> d.wakeups() != null);
     boolean waits = anyRun(document, d -> d.wakeups() != null && d.wakeups().waitedSeconds() != null);
+    boolean memory = anyRun(document, d -> d.speed() != null && d.speed().readsMemory());
     List<String> columns = new ArrayList<>(COLUMNS);
     if (clientSide) {
       columns.addAll(CLIENT_COLUMNS);
@@ -39,6 +42,9 @@ public final class RunsCsv {
     }
     if (waits) {
       columns.add(WAITED_COLUMN);
+    }
+    if (memory) {
+      columns.addAll(MEMORY_COLUMNS);
     }
     StringBuilder csv = new StringBuilder(String.join(",", columns)).append('\n');
     for (EntryResult entry : document.entries()) {
@@ -72,6 +78,11 @@ public final class RunsCsv {
           if (waits) {
             RunRecord.Wakeups w = d.wakeups();
             row.add(w == null || w.waitedSeconds() == null ? "" : num(w.waitedSeconds()));
+          }
+          if (memory) {
+            RunRecord.Speed speed = d.speed();
+            row.addAll(speed == null || !speed.readsMemory() ? List.of("", "")
+                : List.of(reading(speed.memoryBefore()), reading(speed.memoryAfter())));
           }
           csv.append(row.stream().map(RunsCsv::field).collect(Collectors.joining(","))).append('\n');
         }

@@ -221,8 +221,25 @@ public record RunRecord(
    * visit's thaw and once just after its freeze. Steal time does not show a virtual CPU that runs slower
    * because its physical core's other thread is busy, or at a lower clock; this does. -1 where one
    * reading failed.
+   *
+   * <p>At the same moments, the latency of memory beyond the caches on the client's CPUs, in nanoseconds
+   * per dependent load (the orchestrator's chase through 64 MiB): a neighbour's use of the memory system
+   * lengthens it without slowing the hashing. Null in runs made before 2026-12-07 10:30 UTC and where the
+   * load client is not on this machine; -1 where one reading failed.
    */
-  public record Speed(double serverBefore, double serverAfter, double clientBefore, double clientAfter) {}
+  public record Speed(double serverBefore, double serverAfter, double clientBefore, double clientAfter,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double memoryBefore,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double memoryAfter) {
+    /** Without the memory's latency. */
+    public Speed(double serverBefore, double serverAfter, double clientBefore, double clientAfter) {
+      this(serverBefore, serverAfter, clientBefore, clientAfter, null, null);
+    }
+
+    /** Whether the memory's latency was read around this visit. */
+    public boolean readsMemory() {
+      return memoryBefore != null && memoryAfter != null;
+    }
+  }
 
   /**
    * A constant-rate run as seed 001 tables it. Every scheduled request counts: one the client

@@ -98,13 +98,17 @@ class PipelineIntegrationTest {
   }
 
   @Test
-  void everyVisitRecordsTheMachinesSpeedOnBothSidesBeforeAndAfterIt() {
+  void everyVisitRecordsTheMachinesSpeedOnBothSidesAndTheMemorysLatencyBeforeAndAfterIt() {
     assertThat(entries.get("tiny-python:stdlib").cells()).flatExtracting(CellResult::runs).isNotEmpty()
         .allSatisfy(r -> {
           assertThat(r.disturbance().speed()).as("round %d", r.round()).isNotNull();
           assertThat(List.of(r.disturbance().speed().serverBefore(), r.disturbance().speed().serverAfter(),
               r.disturbance().speed().clientBefore(), r.disturbance().speed().clientAfter()))
               .allSatisfy(mbps -> assertThat(mbps).isBetween(10.0, 10_000.0));
+          assertThat(r.disturbance().speed().readsMemory()).as("round %d", r.round()).isTrue();
+          // Memory beyond the caches: tens to hundreds of nanoseconds a load on any machine of this kind.
+          assertThat(List.of(r.disturbance().speed().memoryBefore(), r.disturbance().speed().memoryAfter()))
+              .allSatisfy(ns -> assertThat(ns).isBetween(10.0, 2_000.0));
         });
   }
 
@@ -145,9 +149,10 @@ class PipelineIntegrationTest {
     assertThat(lines.getFirst()).startsWith("entry,role,endpoint,kind,rate,round,visit,counted,");
     assertThat(lines).filteredOn(l -> l.startsWith("tiny-python:stdlib,entry,json,throughput,,")).hasSizeGreaterThanOrEqualTo(2)
         .allSatisfy(l -> assertThat(l).doesNotContain(",,,,native")
-            .containsPattern(",native,[0-9.]+,[0-9.]+,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,(true|false),[0-9.e+]+$"));
+            .containsPattern(",native,[0-9.]+,[0-9.]+,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,(true|false),[0-9.e+]+,[0-9.e+]+,[0-9.e+]+$"));
     assertThat(lines.getFirst()).endsWith(",server_speed_before,server_speed_after,client_speed_before,client_speed_after,"
-        + "runtime,client_steal_s,orchestrator_cpu_s,wakeups_before,wakeups_after,wakeups_usual,wakeups_slow,wakeups_waited_s");
+        + "runtime,client_steal_s,orchestrator_cpu_s,wakeups_before,wakeups_after,wakeups_usual,wakeups_slow,wakeups_waited_s,"
+        + "memory_before_ns,memory_after_ns");
   }
 
   @Test

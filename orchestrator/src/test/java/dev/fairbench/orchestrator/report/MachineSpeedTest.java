@@ -76,6 +76,24 @@ class MachineSpeedTest {
   }
 
   @Test
+  void theFairnessReviewGivesTheMemorysLatencyWhereTheRunReadIt() {
+    List<RunRecord> runs = IntStream.rangeClosed(1, 6).mapToObj(r -> {
+      RunRecord plain = run(r, 10_000, 0.5, 0.99, 0);
+      return plain.withDisturbance(plain.disturbance().withSpeed(new RunRecord.Speed(300, 300, 300, 300,
+          r == 4 ? 180.0 : 150.0, r == 2 ? -1.0 : 150.0)));
+    }).toList();
+    ResultsDocument run = derived(document(6, List.of(measured("steady", "S", List.of(cell("json", runs)),
+        conformance(0, List.of())))));
+    MachineSpeed speed = MachineSpeed.of(run).orElseThrow();
+    assertThat(speed.memory().max()).as("a failed reading (-1) is left out").isEqualTo(180);
+    assertThat(speed.memory().min()).isEqualTo(150);
+    assertThat(FairnessReview.of(run).toMarkdown()).contains("The memory's latency at the same moments")
+        .contains("150 ns a load (150–180, CV");
+    assertThat(MachineSpeed.of(withSpeeds(true)).orElseThrow().memory()).as("a run without it").isNull();
+    assertThat(FairnessReview.of(withSpeeds(true)).toMarkdown()).doesNotContain("memory's latency");
+  }
+
+  @Test
   void aRunWithoutReadingsHasNoSummaryAndItsReportsSayNothingOfIt() {
     ResultsDocument old = withSpeeds(false);
     assertThat(MachineSpeed.of(old)).isEmpty();

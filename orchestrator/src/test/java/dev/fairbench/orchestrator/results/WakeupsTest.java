@@ -40,4 +40,16 @@ class WakeupsTest {
     RunRecord.Disturbance with = QUIET.withWakeups(RunRecord.Wakeups.judged(20_000, 30_000, 30_000, 0.8));
     assertThat(mapper.readValue(mapper.writeValueAsString(with), RunRecord.Disturbance.class)).isEqualTo(with);
   }
+
+  @Test
+  void aSpeedReadingWithoutTheMemorysLatencyReadsBackWithoutItAsFilesMadeBeforeItDo() throws Exception {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    RunRecord.Speed old = new RunRecord.Speed(400, 410, 390, 395);
+    String json = mapper.writeValueAsString(old);
+    assertThat(json).doesNotContain("memory").doesNotContain("readsMemory");
+    assertThat(mapper.readValue(json, RunRecord.Speed.class).readsMemory()).isFalse();
+    RunRecord.Speed with = new RunRecord.Speed(400, 410, 390, 395, 150.0, 162.5);
+    assertThat(mapper.writeValueAsString(with)).contains("\"memoryBefore\":150.0").contains("\"memoryAfter\":162.5");
+    assertThat(mapper.readValue(mapper.writeValueAsString(with), RunRecord.Speed.class)).isEqualTo(with);
+  }
 }

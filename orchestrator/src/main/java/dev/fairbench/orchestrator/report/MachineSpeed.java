@@ -132,8 +132,8 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
             wakeups.waitedVisits(), wakeups.waitedVisits() == 1 ? "" : "s", wakeups.waitedVisits() == 1 ? "its" : "their",
             wakeups.waitedSeconds())))
         + (memory == null ? "" : String.format(Locale.ROOT, " The memory's latency at the same moments (dependent loads "
-            + "through 64 MiB on the client's CPUs; a neighbour's use of the memory system lengthens it, and slows "
-            + "entries that work in their own heap more than nginx): %.0f ns a load (%.0f–%.0f, CV %.0f%%).",
+            + "through 64 MiB on the client's CPUs; a neighbour's use of the memory system lengthens it without slowing "
+            + "the hashing): %.0f ns a load (%.0f–%.0f, CV %.0f%%).",
             memory.median, memory.min, memory.max, memory.cv * 100));
   }
 }

@@ -23,7 +23,7 @@ public final class RunsCsv {
   static final List<String> WAKEUP_COLUMNS = List.of("wakeups_before", "wakeups_after", "wakeups_usual", "wakeups_slow");
   /** Seconds a visit waited for a slow spell to pass, in documents that record it (runs made from 2026-12-05 07:00). */
   static final String WAITED_COLUMN = "wakeups_waited_s";
-  /** The memory's latency around each visit, ns per load, in documents that record it (runs made from 2026-12-07 10:30). */
+  /** The memory's latency around each visit, ns per load, in documents that record it (runs made from 2026-12-07 10:12). */
   static final List<String> MEMORY_COLUMNS = List.of("memory_before_ns", "memory_after_ns");
 
   private RunsCsv() {}

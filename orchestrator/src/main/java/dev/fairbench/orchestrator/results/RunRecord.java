@@ -224,7 +224,7 @@ public record RunRecord(
    *
    * <p>At the same moments, the latency of memory beyond the caches on the client's CPUs, in nanoseconds
    * per dependent load (the orchestrator's chase through 64 MiB): a neighbour's use of the memory system
-   * lengthens it without slowing the hashing. Null in runs made before 2026-12-07 10:30 UTC and where the
+   * lengthens it without slowing the hashing. Null in runs made before 2026-12-07 10:12 UTC and where the
    * load client is not on this machine; -1 where one reading failed.
    */
   public record Speed(double serverBefore, double serverAfter, double clientBefore, double clientAfter,

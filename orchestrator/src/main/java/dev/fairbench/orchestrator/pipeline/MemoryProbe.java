@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
  * The latency of memory beyond the caches, read in this process (so on the load client's CPUs, where the
  * orchestrator runs): dependent loads through one random cycle of cache lines in a buffer larger than a
  * VM's share of the last-level cache, in nanoseconds per load. On a shared host a neighbour's use of the
- * memory system lengthens it without slowing the hashing probe, and entries whose work is mostly in their
- * own heap slow with it more than nginx does (docs/ORCHESTRATOR.md, "Speed around each visit").
+ * memory system lengthens it without slowing the hashing probe, and in the pilots some entries slowed with
+ * it more than nginx did (docs/ORCHESTRATOR.md, "Speed around each visit"). Evidence: it judges no visit.
  */
 final class MemoryProbe {
   /** 64 MiB: beyond the last-level cache a VM of this kind sees, as the pilot's chase was. */

@@ -124,9 +124,11 @@ class MixedRuntimesIntegrationTest {
     assertThat(dir.resolve("run/conformance/tiny-python_stdlib@docker.json")).exists();
     assertThat(dir.resolve("run/logs/tiny-python_stdlib.server.log")).exists();
     assertThat(dir.resolve("run/logs/docker/tiny-python_stdlib.server.log")).exists();
-    // The runtime column, then the load client's side (client_steal_s, orchestrator_cpu_s), then the wake-ups and the wait for them.
+    // The runtime column, then the load client's side (client_steal_s, orchestrator_cpu_s), then the wake-ups and the
+    // wait for them, then the memory's latency before and after.
     assertThat(Files.readAllLines(dir.resolve("run/runs.csv")))
-        .anyMatch(l -> l.startsWith(DOCKER_ID + ",entry,json,") && l.matches(".*,docker,[0-9.]+,[0-9.]+,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,(true|false),[0-9.e+]+"));
+        .anyMatch(l -> l.startsWith(DOCKER_ID + ",entry,json,")
+            && l.matches(".*,docker,[0-9.]+,[0-9.]+,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,(true|false),[0-9.e+]+,[0-9.e+]+,[0-9.e+]+"));
   }
 
   @Test

@@ -1210,11 +1210,10 @@ public final class Pipeline {
       slot.freeze();
       if (speedBefore != null) {
         SpeedProbe.Reading speedAfter = speedAfterFreeze(speedProbe.get());
-        RunRecord.Speed speed = speedProbe.get().readsMemory()
-            ? new RunRecord.Speed(speedBefore.server(), speedAfter.server(), speedBefore.client(), speedAfter.client(),
-                speedBefore.memory(), speedAfter.memory())
-            : new RunRecord.Speed(speedBefore.server(), speedAfter.server(), speedBefore.client(), speedAfter.client());
-        RunRecord.Disturbance disturbance = record.disturbance().withSpeed(speed);
+        boolean memory = speedProbe.get().readsMemory();
+        RunRecord.Disturbance disturbance = record.disturbance().withSpeed(new RunRecord.Speed(speedBefore.server(),
+            speedAfter.server(), speedBefore.client(), speedAfter.client(), memory ? speedBefore.memory() : null,
+            memory ? speedAfter.memory() : null));
         if (speedProbe.get().readsWakeups()) {
           disturbance = disturbance.withWakeups(RunRecord.Wakeups.judged(speedBefore.wakeups(), speedAfter.wakeups(),
               usualWakeups(), Defaults.SLOW_WAKEUPS).afterWaiting(waitedSeconds));

@@ -11,16 +11,20 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * What an entry's folder holds, as one digest: the paths and bytes of its source files, so a resumed
- * run can tell that an entry changed since the run began, and a kept conformance verdict is reused only
- * for the files it judged ({@link VerdictStore}). In a git checkout the files are those git
- * sees (tracked and untracked, ignored build output left out); elsewhere every file but the usual
- * build and dependency folders.
+ * What an entry's folder holds, as a digest of the paths and bytes of its source files: all of them, so
+ * a resumed run can tell that an entry changed in any way since the run began; or all but its Markdown
+ * docs ({@link #codeDigest}), so that a README's edit is not taken for a change of the server: compare
+ * goes by that one to name the change under test, and a kept conformance verdict is reused only for the
+ * code it judged ({@link VerdictStore}). In a git checkout the files are those git sees (tracked and
+ * untracked, ignored build output left out); elsewhere every file but the usual build and dependency
+ * folders.
  */
 final class EntrySources {
   /** Build output and dependencies, left out where git cannot say what is ignored. */
@@ -31,10 +35,23 @@ final class EntrySources {
 
   /** "sha256:HEX" over the folder's files, or "missing" when there is no such folder. */
   static String digest(Path dir) {
+    return digest(dir, file -> true);
+  }
+
+  /** As {@link #digest}, leaving out the folder's docs: its Markdown files ({@code *.md}, in any folder). */
+  static String codeDigest(Path dir) {
+    return digest(dir, file -> !isDoc(file));
+  }
+
+  static boolean isDoc(String file) {
+    return file.toLowerCase(Locale.ROOT).endsWith(".md");
+  }
+
+  private static String digest(Path dir, Predicate<String> included) {
     if (!Files.isDirectory(dir)) {
       return "missing";
     }
-    List<String> files = gitFiles(dir).orElseGet(() -> walked(dir));
+    List<String> files = gitFiles(dir).orElseGet(() -> walked(dir)).stream().filter(included).toList();
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       for (String file : files.stream().sorted().distinct().toList()) {

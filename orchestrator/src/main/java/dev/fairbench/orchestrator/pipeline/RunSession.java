@@ -347,11 +347,13 @@ public final class RunSession {
       calibration = calibrationSelection(request);
     }
     Map<String, String> sources = new TreeMap<>();
+    Map<String, String> code = new TreeMap<>();
     List<Selection> selections = servers.stream().map(Placement::selection).distinct().toList();
     for (Selection selection : calibration.isPresent() ? concat(selections, calibration.get()) : selections) {
       Path entryDir = selection.variant().map(v -> v.dir())
           .orElse(request.catalog().implsDir().resolve(selection.id()));
       sources.put(selection.id(), EntrySources.digest(entryDir));
+      code.put(selection.id(), EntrySources.codeDigest(entryDir));
     }
     RunLock acquired;
     try {
@@ -385,7 +387,8 @@ public final class RunSession {
                 config.heldLadderRates() == null ? null : config.heldLadderRates().from()),
             List.of(), null, List.of(), List.of(),
             new Invocation(config, request.selectors(), request.baselines(), request.catalog().implsDir().toString(),
-                runtime.name(), request.serverHost(), request.serverAddress(), request.clientHost(), sources));
+                runtime.name(), request.serverHost(), request.serverAddress(), request.clientHost(), sources,
+                code));
       } else {
         // Before any server starts: the same checkout, entries and machine as the run being continued.
         resume.checkCheckout(environment == null ? "unknown" : environment.gitCommit(),

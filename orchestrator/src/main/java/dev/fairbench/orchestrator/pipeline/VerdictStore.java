@@ -35,8 +35,8 @@ import java.util.stream.Stream;
  * records the verdict as reused and from which check.
  *
  * <p>The hash covers: the suite's own classes and the libraries beside them; the entry's
- * files as a resumed run sees them ({@link EntrySources}: in a git checkout those git sees, ignored build
- * output left out, since the build runs again every time); the entry and variant; the runtime; the
+ * files as a resumed run sees them but its Markdown docs ({@link EntrySources#codeDigest}: in a git checkout
+ * those git sees, ignored build output left out, since the build runs again every time); the entry and variant; the runtime; the
  * versions probed where the server runs (its toolchain); the number of server CPUs, the memory limit and
  * the workers; and the suite's time limit. A report the suite cut at its time limit is not kept: what it
  * left unjudged says more about the machine's hour than about the entry.
@@ -53,7 +53,7 @@ public final class VerdictStore {
   }
 
   /** The first line of what is hashed: a new way of hashing gets a new line, so old verdicts stop matching. */
-  static final String KEY_FORMAT = "fairbench-verdict/1";
+  static final String KEY_FORMAT = "fairbench-verdict/2";
 
   public static final VerdictStore NONE = new VerdictStore(null, Use.NONE);
 
@@ -101,7 +101,7 @@ public final class VerdictStore {
     StringBuilder key = new StringBuilder(KEY_FORMAT).append('\n');
     key.append("suite ").append(suiteDigest()).append('\n');
     key.append("entry ").append(variant.entry()).append(':').append(variant.variant()).append('\n');
-    key.append("files ").append(EntrySources.digest(variant.dir())).append('\n');
+    key.append("code ").append(EntrySources.codeDigest(variant.dir())).append('\n');
     key.append("runtime ").append(runtime).append('\n');
     new TreeMap<>(versions == null ? Map.<String, String>of() : versions)
         .forEach((tool, version) -> key.append("version ").append(tool).append(' ').append(version).append('\n'));

@@ -7,6 +7,7 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.ClientGauge;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.Environment;
+import dev.fairbench.orchestrator.results.Invocation;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RoundEffects;
 import dev.fairbench.orchestrator.results.RunRecord;
@@ -538,7 +539,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
 
   /**
    * The entries whose sources (the folder hashes in the runs' invocation blocks) differ between a run
-   * before and a run after; empty when a run has no invocation block or does not record the entry.
+   * before and a run after: their code (the folder leaving out its Markdown docs) where both runs record
+   * it, all their files otherwise; empty when a run has no invocation block or does not record the entry.
    */
   static java.util.SortedSet<String> changedSources(List<ResultsDocument> before, List<ResultsDocument> after) {
     java.util.SortedSet<String> changed = new java.util.TreeSet<>();
@@ -547,9 +549,13 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         if (b.invocation() == null || a.invocation() == null) {
           continue;
         }
-        b.invocation().sources().forEach((id, hash) -> {
-          String other = a.invocation().sources().get(id);
-          if (other != null && !other.equals(hash)) {
+        Invocation then = b.invocation();
+        Invocation now = a.invocation();
+        then.sources().forEach((id, hash) -> {
+          boolean byCode = then.code().containsKey(id) && now.code().containsKey(id);
+          String was = byCode ? then.code().get(id) : hash;
+          String is = byCode ? now.code().get(id) : now.sources().get(id);
+          if (is != null && !is.equals(was)) {
             changed.add(id);
           }
         });

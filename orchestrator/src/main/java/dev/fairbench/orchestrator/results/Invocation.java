@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fairbench.orchestrator.config.RunConfig;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,8 @@ import java.util.Map;
  * @param clientHost    --client-host as given (the load client's engine); empty for the local client
  * @param sources       each selected entry's (and the calibration server's) folder content, by id:
  *                      "sha256:" over its files' paths and bytes (build output left out)
+ * @param code          the same digest leaving out each folder's Markdown docs, by which compare names the
+ *                      change under test; empty in files made before it was recorded
  */
 public record Invocation(
     RunConfig config,
@@ -28,12 +31,14 @@ public record Invocation(
     String serverHost,
     String serverAddress,
     String clientHost,
-    Map<String, String> sources) {
+    Map<String, String> sources,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> code) {
   public Invocation {
     selectors = selectors == null ? List.of() : List.copyOf(selectors);
     serverHost = serverHost == null ? "" : serverHost;
     serverAddress = serverAddress == null ? "" : serverAddress;
     clientHost = clientHost == null ? "" : clientHost;
     sources = sources == null ? Map.of() : Map.copyOf(sources);
+    code = code == null ? Map.of() : Map.copyOf(code);
   }
 }

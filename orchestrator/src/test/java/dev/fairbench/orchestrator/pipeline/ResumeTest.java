@@ -175,6 +175,13 @@ class ResumeTest {
   }
 
   @Test
+  void theRunRecordsEachEntrysFilesAndItsCodeWithoutItsDocs() {
+    assertThat(killed.invocation().sources()).isNotEmpty().allSatisfy((id, hash) -> assertThat(hash).startsWith("sha256:"));
+    assertThat(killed.invocation().code()).containsOnlyKeys(killed.invocation().sources().keySet())
+        .allSatisfy((id, hash) -> assertThat(hash).startsWith("sha256:"));
+  }
+
+  @Test
   void anEntryWhoseFilesChangedIsNotResumed() throws IOException {
     Path copy = edited("sources", doc -> ((ObjectNode) doc.get("invocation").get("sources"))
         .put("tiny-python:stdlib", "sha256:00"));

@@ -101,6 +101,15 @@ class VerdictStoreTest {
   }
 
   @Test
+  void anEditOfTheEntrysDocsDoesNotChangeTheHashSinceTheServerIsTheSame() throws IOException {
+    String before = hash();
+    Files.writeString(impls.resolve("tiny-python/README.md"), "# tiny-python\n\nWhy it departs from idiom.\n");
+    Files.createDirectories(impls.resolve("tiny-python/docs"));
+    Files.writeString(impls.resolve("tiny-python/docs/NOTES.MD"), "notes\n");
+    assertThat(hash()).isEqualTo(before);
+  }
+
+  @Test
   void aKeptVerdictIsFoundUnderItsHashByAStoreThatReuses() {
     VerdictStore store = VerdictStore.at(temp.resolve("verdicts"), VerdictStore.Use.REUSE);
     String hash = hash();

@@ -89,9 +89,13 @@ class CommittedPairsTest {
     Invocation i = d.invocation();
     Map<String, String> sources = new HashMap<>(i.sources());
     sources.put(entry, "sha256:marked-changed");
+    Map<String, String> code = new HashMap<>(i.code());
+    if (code.containsKey(entry)) {
+      code.put(entry, "sha256:marked-changed");
+    }
     return new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
         d.calibration(), d.breaks(), d.entries(), new Invocation(i.config(), i.selectors(), i.baselines(), i.impls(),
-            i.runtime(), i.serverHost(), i.serverAddress(), i.clientHost(), sources));
+            i.runtime(), i.serverHost(), i.serverAddress(), i.clientHost(), sources, code));
   }
 
   @Test

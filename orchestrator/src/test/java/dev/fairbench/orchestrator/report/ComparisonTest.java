@@ -116,7 +116,34 @@ class ComparisonTest {
     ResultsDocument d = derived(document(9, list));
     return new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
         d.calibration(), d.breaks(), d.entries(),
-        new dev.fairbench.orchestrator.results.Invocation(null, List.of(), false, "impls", "native", "", "", "", sources));
+        new dev.fairbench.orchestrator.results.Invocation(null, List.of(), false, "impls", "native", "", "", "", sources, null));
+  }
+
+  /** {@code d} recording {@code sources} and {@code code} as the folder hashes of its entries. */
+  private static ResultsDocument recording(ResultsDocument d, java.util.Map<String, String> sources,
+      java.util.Map<String, String> code) {
+    return new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
+        d.calibration(), d.breaks(), d.entries(), new dev.fairbench.orchestrator.results.Invocation(null, List.of(),
+            false, "impls", "native", "", "", "", sources, code));
+  }
+
+  @Test
+  void anEntryWhoseDocsAloneDifferIsNotTheChangeUnderTestWhenBothRunsRecordItsCode() {
+    java.util.Map<String, String> code = java.util.Map.of("entry-0", "sha256:code-0", "entry-1", "sha256:code-1");
+    java.util.Map<String, String> sources = java.util.Map.of("entry-0", "sha256:all-0", "entry-1", "sha256:all-1");
+    java.util.Map<String, String> readmeEdited = java.util.Map.of("entry-0", "sha256:all-0-readme-edited",
+        "entry-1", "sha256:all-1");
+    ResultsDocument before = withSources(1, 0.02, 1, false);
+    ResultsDocument after = withSources(2, 0.02, 1, false);
+
+    assertThat(Comparison.changedSources(List.of(recording(before, sources, code)),
+        List.of(recording(after, readmeEdited, code)))).isEmpty();
+    assertThat(Comparison.changedSources(List.of(recording(before, sources, code)),
+        List.of(recording(after, readmeEdited, java.util.Map.of("entry-0", "sha256:code-0-changed",
+            "entry-1", "sha256:code-1"))))).as("its code changed").containsExactly("entry-0");
+    assertThat(Comparison.changedSources(List.of(recording(before, sources, null)),
+        List.of(recording(after, readmeEdited, code))))
+        .as("a run made before code was recorded: every file counts").containsExactly("entry-0");
   }
 
   @Test
@@ -516,7 +543,7 @@ class ComparisonTest {
     java.util.function.BiFunction<ResultsDocument, String, ResultsDocument> withFrameworkSource = (d, hash) ->
         new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
             d.calibration(), d.breaks(), d.entries(), new dev.fairbench.orchestrator.results.Invocation(null, List.of(),
-                false, "impls", "native", "", "", "", java.util.Map.of("bare", "sha256:bare", "framework", hash)));
+                false, "impls", "native", "", "", "", java.util.Map.of("bare", "sha256:bare", "framework", hash), null));
     Comparison c = Comparison.of(withFrameworkSource.apply(ladder(1, 20_000, 1.0, 1.0), "sha256:framework"),
         withFrameworkSource.apply(ladder(2, 20_000, 1.0, 1.3), "sha256:framework-slower"));
 

@@ -52,7 +52,8 @@ import java.util.function.Function;
  * ({@link BetweenRuns}).
  */
 public record Comparison(List<String> environmentDifferences, Normalization normalization, double alpha,
-    double minChange, List<Row> rows, List<StartupRow> startup, boolean withinOneRun, BetweenRuns betweenRuns) {
+    double minChange, List<Row> rows, List<StartupRow> startup, boolean withinOneRun, BetweenRuns betweenRuns,
+    MachineAround machine) {
 
   public static final double DEFAULT_MIN_CHANGE = 0.05;
   public static final double DEFAULT_ALPHA = 0.05;
@@ -192,7 +193,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     Comparison c = of(renamed(document, before, after, shown), renamed(document, after, before, shown), minChange, alpha,
         normalization, shown::equals, false);
     return new Comparison(c.environmentDifferences(), c.normalization(), c.alpha(), c.minChange(), c.rows(), c.startup(),
-        true, null);
+        true, null, null);
   }
 
   /** The document with {@code keep} shown as {@code shown} and {@code drop} left out. */
@@ -317,7 +318,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     return new Comparison(differences, normalization, alpha, minChange,
         rows(drafts, underTest, alpha, minChange, acrossEnvironments, acrossTopologies), startupRows(before.get(0), after.get(0)),
         false, new BetweenRuns(spreads, significantWithout, before.size(), after.size(),
-            List.copyOf(changed)));
+            List.copyOf(changed)), MachineAround.of(before, after).orElse(null));
   }
 
   /** One run's median of a cell (log) and its standard error; null where the run lacks the cell. */
@@ -514,7 +515,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     }
     List<Row> rows = rows(drafts, underTest, alpha, minChange, acrossEnvironments, acrossTopologies);
     List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
-    return new Comparison(differences, normalization, alpha, minChange, rows, startup, false, betweenRuns);
+    return new Comparison(differences, normalization, alpha, minChange, rows, startup, false, betweenRuns,
+        twoRuns ? MachineAround.of(List.of(before), List.of(after)).orElse(null) : null);
   }
 
   /**
@@ -1142,6 +1144,9 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
       if (warnsAcrossCpuModels()) {
         md.append("**The CPU models differ.** ").append(CPU_MODELS_CAVEAT).append("\n\n");
       }
+    }
+    if (machine != null) {
+      md.append(machine.describe()).append("\n\n");
     }
     if (betweenRuns != null && betweenRuns.repeated()) {
       md.append(String.format(Locale.ROOT, "%d runs before, %d after. Per cell: each run's median; the change is the ratio "

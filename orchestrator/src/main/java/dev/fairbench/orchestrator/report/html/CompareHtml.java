@@ -33,6 +33,9 @@ public final class CompareHtml {
       }
       h.append("</div>");
     }
+    if (comparison.machine() != null) {
+      h.append("<p>").append(Html.esc(comparison.machine().describe())).append("</p>");
+    }
     h.append("<p>").append(Html.esc(String.format(Locale.ROOT,
             (comparison.betweenRuns() != null && comparison.betweenRuns().repeated()
                 ? comparison.betweenRuns().runsBefore() + " runs before, " + comparison.betweenRuns().runsAfter()

@@ -1,0 +1,78 @@
+package dev.fairbench.orchestrator.report;
+
+import dev.fairbench.orchestrator.results.ResultsDocument;
+import dev.fairbench.orchestrator.stats.Statistics;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The machine's own speed around the visits of each run a comparison puts side by side ({@link MachineSpeed}, as
+ * each run's fairness review gives it): whether the machine was in another state between the runs, which the
+ * calibration server divides out only where it slowed everything alike. Evidence beside the verdicts; no figure is
+ * corrected by it.
+ *
+ * @param before each run's speed on the before side, null for a run without the probes (older files, a remote engine)
+ * @param after  the same on the after side
+ */
+public record MachineAround(List<MachineSpeed> before, List<MachineSpeed> after) {
+  public MachineAround {
+    before = Collections.unmodifiableList(new ArrayList<>(before));
+    after = Collections.unmodifiableList(new ArrayList<>(after));
+  }
+
+  /** Empty when no run of either side has the probes' readings. */
+  static Optional<MachineAround> of(List<ResultsDocument> before, List<ResultsDocument> after) {
+    Function<List<ResultsDocument>, List<MachineSpeed>> speeds = side -> side.stream()
+        .map(d -> MachineSpeed.of(d).orElse(null)).toList();
+    MachineAround around = new MachineAround(speeds.apply(before), speeds.apply(after));
+    return around.before.stream().allMatch(Objects::isNull) && around.after.stream().allMatch(Objects::isNull)
+        ? Optional.empty() : Optional.of(around);
+  }
+
+  /** One sentence for the top of the comparison. */
+  public String describe() {
+    List<String> parts = new ArrayList<>();
+    parts.add("hashing on the server's CPUs " + figure(s -> s.server().median(), "%.0f", " MB/s"));
+    parts.add("on the client's " + figure(s -> s.client().median(), "%.0f", " MB/s"));
+    if (any(s -> s.wakeups() != null)) {
+      parts.add("cross-CPU wake-ups " + figure(s -> s.wakeups() == null ? null : s.wakeups().readings().median(),
+          "%,.0f", " round trips/s"));
+    }
+    if (any(s -> s.memory() != null)) {
+      parts.add("the memory's latency " + figure(s -> s.memory() == null ? null : s.memory().median(), "%.0f",
+          " ns a load"));
+    }
+    boolean several = before.size() > 1 || after.size() > 1;
+    return "The machine around the visits (the probes that bracket every visit, each run's median, as its fairness "
+        + "review gives them" + (several ? "; a side's change is between the medians of its runs" : "") + "): "
+        + String.join(", ", parts) + ". No figure below is corrected by them: the calibration divides out a machine "
+        + "that is slower at everything alike, and these say whether it was in another state between the runs.";
+  }
+
+  private boolean any(java.util.function.Predicate<MachineSpeed> test) {
+    return before.stream().anyMatch(s -> s != null && test.test(s)) || after.stream().anyMatch(s -> s != null && test.test(s));
+  }
+
+  /** "433 → 431 MB/s (−0.5%)"; a run without the reading shows "—", and the change needs a reading on each side. */
+  private String figure(Function<MachineSpeed, Double> reading, String format, String unit) {
+    List<Double> was = readings(before, reading);
+    List<Double> is = readings(after, reading);
+    String change = was.isEmpty() || is.isEmpty() ? ""
+        : String.format(Locale.ROOT, " (%+.1f%%)", (Statistics.median(is) / Statistics.median(was) - 1) * 100);
+    return shown(before, reading, format) + " → " + shown(after, reading, format) + unit + change;
+  }
+
+  private static List<Double> readings(List<MachineSpeed> side, Function<MachineSpeed, Double> reading) {
+    return side.stream().filter(Objects::nonNull).map(reading).filter(Objects::nonNull).toList();
+  }
+
+  private static String shown(List<MachineSpeed> side, Function<MachineSpeed, Double> reading, String format) {
+    return String.join(", ", side.stream().map(s -> s == null ? null : reading.apply(s))
+        .map(r -> r == null ? "—" : String.format(Locale.ROOT, format, r)).toList());
+  }
+}

@@ -43,7 +43,7 @@ final class EntrySources {
     return digest(dir, file -> !isDoc(file));
   }
 
-  static boolean isDoc(String file) {
+  private static boolean isDoc(String file) {
     return file.toLowerCase(Locale.ROOT).endsWith(".md");
   }
 

@@ -34,10 +34,10 @@ import java.util.stream.Stream;
  * suite, toolchain, runtime and limits are all unchanged instead of running the suite again; the run
  * records the verdict as reused and from which check.
  *
- * <p>The hash covers: the suite's own classes and the libraries beside them; the entry's
- * files as a resumed run sees them but its Markdown docs ({@link EntrySources#codeDigest}: in a git checkout
- * those git sees, ignored build output left out, since the build runs again every time); the entry and variant; the runtime; the
- * versions probed where the server runs (its toolchain); the number of server CPUs, the memory limit and
+ * <p>The hash covers: the suite's own classes and the libraries beside them; the entry's files as a
+ * resumed run sees them but its Markdown docs ({@link EntrySources#codeDigest}: in a git checkout those git
+ * sees, ignored build output left out, since the build runs again every time); the entry and variant; the
+ * runtime; the versions probed where the server runs (its toolchain); the number of server CPUs, the memory limit and
  * the workers; and the suite's time limit. A report the suite cut at its time limit is not kept: what it
  * left unjudged says more about the machine's hour than about the entry.
  */

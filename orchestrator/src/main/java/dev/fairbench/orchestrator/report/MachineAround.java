@@ -55,10 +55,11 @@ public record MachineAround(List<MachineSpeed> before, List<MachineSpeed> after)
   }
 
   private boolean any(java.util.function.Predicate<MachineSpeed> test) {
-    return before.stream().anyMatch(s -> s != null && test.test(s)) || after.stream().anyMatch(s -> s != null && test.test(s));
+    return before.stream().anyMatch(s -> s != null && test.test(s))
+        || after.stream().anyMatch(s -> s != null && test.test(s));
   }
 
-  /** "433 → 431 MB/s (−0.5%)"; a run without the reading shows "—", and the change needs a reading on each side. */
+  /** "433 → 431 MB/s (-0.5%)"; a run without the reading shows "—"; the change needs a reading on each side. */
   private String figure(Function<MachineSpeed, Double> reading, String format, String unit) {
     List<Double> was = readings(before, reading);
     List<Double> is = readings(after, reading);

@@ -176,7 +176,8 @@ class ResumeTest {
 
   @Test
   void theRunRecordsEachEntrysFilesAndItsCodeWithoutItsDocs() {
-    assertThat(killed.invocation().sources()).isNotEmpty().allSatisfy((id, hash) -> assertThat(hash).startsWith("sha256:"));
+    assertThat(killed.invocation().sources()).isNotEmpty()
+        .allSatisfy((id, hash) -> assertThat(hash).startsWith("sha256:"));
     assertThat(killed.invocation().code()).containsOnlyKeys(killed.invocation().sources().keySet())
         .allSatisfy((id, hash) -> assertThat(hash).startsWith("sha256:"));
   }

@@ -116,7 +116,8 @@ class ComparisonTest {
     ResultsDocument d = derived(document(9, list));
     return new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(), d.method(), d.rounds(),
         d.calibration(), d.breaks(), d.entries(),
-        new dev.fairbench.orchestrator.results.Invocation(null, List.of(), false, "impls", "native", "", "", "", sources, null));
+        new dev.fairbench.orchestrator.results.Invocation(null, List.of(), false, "impls", "native", "", "", "", sources,
+            null));
   }
 
   /** {@code d} recording {@code sources} and {@code code} as the folder hashes of its entries. */

@@ -35,7 +35,8 @@ class MachineAroundTest {
 
   private static ResultsDocument withoutProbes(double rps) {
     return derived(document(6, List.of(measured("steady", "S", List.of(cell("json",
-        IntStream.rangeClosed(1, 6).mapToObj(r -> run(r, rps + r, 0.5, 0.99, 0)).toList())), conformance(0, List.of())))));
+        IntStream.rangeClosed(1, 6).mapToObj(r -> run(r, rps + r, 0.5, 0.99, 0)).toList())),
+        conformance(0, List.of())))));
   }
 
   @Test
@@ -68,8 +69,9 @@ class MachineAroundTest {
 
   @Test
   void severalRunsASideAreListedRunByRunAndTheChangeIsBetweenTheMediansOfTheSides() {
-    Comparison c = Comparison.of(List.of(measuredRun(400, 150.0)), List.of(measuredRun(380, 160.0), measuredRun(420, 170.0)),
-        Comparison.DEFAULT_MIN_CHANGE, Comparison.DEFAULT_ALPHA, Comparison.Normalization.NONE);
+    Comparison c = Comparison.of(List.of(measuredRun(400, 150.0)),
+        List.of(measuredRun(380, 160.0), measuredRun(420, 170.0)), Comparison.DEFAULT_MIN_CHANGE,
+        Comparison.DEFAULT_ALPHA, Comparison.Normalization.NONE);
 
     assertThat(c.toMarkdown()).contains("hashing on the server's CPUs 400 → 380, 420 MB/s (+0.0%)")
         .contains("the memory's latency 150 → 160, 170 ns a load (+10.0%)")

@@ -516,7 +516,7 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
     List<Row> rows = rows(drafts, underTest, alpha, minChange, acrossEnvironments, acrossTopologies);
     List<StartupRow> startup = startupRows(before, after).stream().filter(r -> judged.test(r.entry())).toList();
     return new Comparison(differences, normalization, alpha, minChange, rows, startup, false, betweenRuns,
-        twoRuns ? MachineAround.of(List.of(before), List.of(after)).orElse(null) : null);
+        MachineAround.of(List.of(before), List.of(after)).orElse(null));
   }
 
   /**

@@ -27,11 +27,12 @@ public record MachineAround(List<MachineSpeed> before, List<MachineSpeed> after)
 
   /** Empty when no run of either side has the probes' readings. */
   static Optional<MachineAround> of(List<ResultsDocument> before, List<ResultsDocument> after) {
-    Function<List<ResultsDocument>, List<MachineSpeed>> speeds = side -> side.stream()
-        .map(d -> MachineSpeed.of(d).orElse(null)).toList();
-    MachineAround around = new MachineAround(speeds.apply(before), speeds.apply(after));
-    return around.before.stream().allMatch(Objects::isNull) && around.after.stream().allMatch(Objects::isNull)
-        ? Optional.empty() : Optional.of(around);
+    MachineAround around = new MachineAround(speeds(before), speeds(after));
+    return around.any(s -> true) ? Optional.of(around) : Optional.empty();
+  }
+
+  private static List<MachineSpeed> speeds(List<ResultsDocument> side) {
+    return side.stream().map(d -> MachineSpeed.of(d).orElse(null)).toList();
   }
 
   /** One sentence for the top of the comparison. */

@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.pipeline;
 import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.ProbePages;
 import dev.fairbench.orchestrator.report.Quality;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.CellStats;
@@ -177,6 +178,16 @@ public final class Derivation {
     return new ResultsDocument(header.schemaVersion(), header.methodVersion(),
         header.environment() == null ? null : header.environment().withOrchestratorPlacement(placement), header.method(),
         header.rounds(), header.calibration(), header.breaks(), header.entries(), header.invocation());
+  }
+
+  /** The header with the pages its memory probe reads on; as it was where no memory probe runs here. */
+  static ResultsDocument withMemoryProbePages(ResultsDocument header, ProbePages pages) {
+    if (pages == null || header.method() == null) {
+      return header;
+    }
+    return new ResultsDocument(header.schemaVersion(), header.methodVersion(), header.environment(),
+        header.method().withMemoryProbePages(pages), header.rounds(), header.calibration(), header.breaks(),
+        header.entries(), header.invocation());
   }
 
   static double median(List<Double> values) {

@@ -412,6 +412,7 @@ public final class Pipeline {
     Optional<CpuProbe> probe = runtime.remote() ? Optional.empty() : CpuProbe.create(config.limits().serverCpus());
     speedProbe = runtime.remote() ? Optional.empty()
         : SpeedProbe.create(config.limits().serverCpus(), clientHere() ? config.limits().clientCpus() : null);
+    header = Derivation.withMemoryProbePages(header, speedProbe.flatMap(SpeedProbe::memoryPages).orElse(null));
     if (runtime.remote()) {
       listener.note("note: the servers run on a remote engine: no disturbance evidence or CPU probe from this machine");
     } else if (probe.isEmpty()) {

@@ -384,7 +384,7 @@ public final class RunSession {
                 config.ladderShare() > 0 ? config.ladderDuration().toMillis() / 1e3 : null,
                 config.ladderShare() > 0 ? config.ladderRate() : null, config.forks(), CpuGauge.CLIENT,
                 config.baselinesNarrowed() ? config.baselineEndpoints().stream().map(Endpoint::wireName).toList() : null,
-                config.heldLadderRates() == null ? null : config.heldLadderRates().from()),
+                config.heldLadderRates() == null ? null : config.heldLadderRates().from(), null),
             List.of(), null, List.of(), List.of(),
             new Invocation(config, request.selectors(), request.baselines(), request.catalog().implsDir().toString(),
                 runtime.name(), request.serverHost(), request.serverAddress(), request.clientHost(), sources,

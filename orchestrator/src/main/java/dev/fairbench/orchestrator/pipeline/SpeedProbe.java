@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.pipeline;
 
+import dev.fairbench.orchestrator.core.ProbePages;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,11 @@ final class SpeedProbe implements AutoCloseable {
   /** Whether the readings carry the memory's latency. */
   boolean readsMemory() {
     return memory != null;
+  }
+
+  /** The pages the memory's latency is read on; empty without it. */
+  Optional<ProbePages> memoryPages() {
+    return Optional.ofNullable(memory).map(MemoryProbe::pages);
   }
 
   /** Whether the readings carry wake-ups. */

@@ -45,14 +45,32 @@ public record MachineAround(List<MachineSpeed> before, List<MachineSpeed> after)
           "%,.0f", " round trips/s"));
     }
     if (any(s -> s.memory() != null)) {
-      parts.add("the memory's latency " + figure(s -> s.memory() == null ? null : s.memory().median(), "%.0f",
-          " ns a load"));
+      if (memoryProbesDiffer()) {
+        parts.add("the memory's latency " + shown(before, s -> s.memory() == null ? null : s.memory().median(), "%.0f")
+            + " → " + shown(after, s -> s.memory() == null ? null : s.memory().median(), "%.0f") + " ns a load (read on "
+            + pagesOf(before) + " → " + pagesOf(after) + " pages: on 4 KiB pages each load also walks the page tables, so "
+            + "the readings are not one probe's and no change is given)");
+      } else {
+        parts.add("the memory's latency " + figure(s -> s.memory() == null ? null : s.memory().median(), "%.0f",
+            " ns a load"));
+      }
     }
     boolean several = before.size() > 1 || after.size() > 1;
     return "The machine around the visits (the probes that bracket every visit, each run's median, as its fairness "
         + "review gives them" + (several ? "; a side's change is between the medians of its runs" : "") + "): "
         + String.join(", ", parts) + ". No figure below is corrected by them: the calibration divides out a machine "
         + "that is slower at everything alike, and these say whether it was in another state between the runs.";
+  }
+
+  /** Whether the runs with a memory reading read it on different pages (a file that does not say counts as its own kind). */
+  private boolean memoryProbesDiffer() {
+    return java.util.stream.Stream.concat(before.stream(), after.stream())
+        .filter(s -> s != null && s.memory() != null).map(s -> Optional.ofNullable(s.memoryPages())).distinct().count() > 1;
+  }
+
+  private static String pagesOf(List<MachineSpeed> side) {
+    return String.join(", ", side.stream().map(s -> s == null || s.memory() == null ? "—"
+        : s.memoryPages() == null ? "unrecorded" : s.memoryPages().wireName()).toList());
   }
 
   private boolean any(java.util.function.Predicate<MachineSpeed> test) {

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.report;
 
+import dev.fairbench.orchestrator.core.ProbePages;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.ResultsDocument;
@@ -19,8 +20,10 @@ import java.util.function.IntPredicate;
  * @param wakeups the cross-CPU wake-ups around them ({@code disturbance.wakeups}); null in runs without them
  * @param memory  the memory's latency around them, ns per load ({@code disturbance.speed.memoryBefore} and
  *                {@code memoryAfter}); null in runs without it
+ * @param memoryPages the pages the memory probe read on ({@code method.memoryProbePages}); null where the file does
+ *                not say (runs before 2026-12-07 21:00 UTC: 4 KiB pages on this project's machines)
  */
-public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups, Side memory) {
+public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups, Side memory, ProbePages memoryPages) {
   /**
    * Round trips per second over every valid reading, and how many visits read slow.
    *
@@ -102,7 +105,8 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
     double waitedTotal = waitedSeconds;
     Wakeups w = Side.of(wakeups).map(side -> new Wakeups(side, slowVisits, waitedVisits, waitedTotal)).orElse(null);
     return s.isEmpty() || c.isEmpty() ? Optional.empty()
-        : Optional.of(new MachineSpeed(visits, s.get(), c.get(), w, Side.of(memory).orElse(null)));
+        : Optional.of(new MachineSpeed(visits, s.get(), c.get(), w, Side.of(memory).orElse(null),
+            document.method() == null ? null : document.method().memoryProbePages()));
   }
 
   private static void addValid(List<Double> into, double... readings) {
@@ -132,8 +136,8 @@ public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups
             wakeups.waitedVisits(), wakeups.waitedVisits() == 1 ? "" : "s", wakeups.waitedVisits() == 1 ? "its" : "their",
             wakeups.waitedSeconds())))
         + (memory == null ? "" : String.format(Locale.ROOT, " The memory's latency at the same moments (dependent loads "
-            + "through 64 MiB on the client's CPUs; a neighbour's use of the memory system lengthens it without slowing "
-            + "the hashing): %.0f ns a load (%.0f–%.0f, CV %.0f%%).",
-            memory.median, memory.min, memory.max, memory.cv * 100));
+            + "through 64 MiB%s on the client's CPUs; a neighbour's use of the memory system lengthens it without slowing "
+            + "the hashing): %.0f ns a load (%.0f–%.0f, CV %.0f%%).", memoryPages == null ? "" : " on " + memoryPages.wireName()
+            + " pages", memory.median, memory.min, memory.max, memory.cv * 100));
   }
 }

@@ -92,6 +92,8 @@ public record ResultsDocument(
    *                             every endpoint, as in every run made before 2026-12-06 00:20 UTC
    * @param ladderRatesFrom      the earlier run whose ladders' rates this run held where its rungs could
    *                             (`--ladder-rates-from`); null when every ladder took its own rate
+   * @param memoryProbePages     the pages the memory probe's buffer lay on; null where no memory probe ran here, and
+   *                             in files made before 2026-12-07 21:00 UTC (4 KiB pages on this project's machines)
    */
   public record Method(
       CellKind kind,
@@ -120,7 +122,9 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       List<String> baselineEndpoints,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      String ladderRatesFrom) {
+      String ladderRatesFrom,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      dev.fairbench.orchestrator.core.ProbePages memoryProbePages) {
     public Method {
       baselineEndpoints = baselineEndpoints == null ? null : List.copyOf(baselineEndpoints);
       rates = rates == null ? List.of() : List.copyOf(rates);
@@ -133,7 +137,8 @@ public record ResultsDocument(
         Double wakeupThreshold, Double spellWaitSeconds, Double ladderDurationSeconds,
         dev.fairbench.orchestrator.core.LadderRate ladderRate, Integer forks) {
       this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
-          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null, null, null);
+          ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null, null, null,
+          null);
     }
 
     /** A method with every baseline on every endpoint, as every run before 2026-12-06 00:20 UTC was. */
@@ -144,7 +149,14 @@ public record ResultsDocument(
         dev.fairbench.orchestrator.core.CpuGauge cpuGauge) {
       this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
           ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, cpuGauge, null,
-          null);
+          null, null);
+    }
+
+    /** This method with the memory probe's pages, once the probe exists. */
+    public Method withMemoryProbePages(dev.fairbench.orchestrator.core.ProbePages pages) {
+      return new Method(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive,
+          ladderShare, ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks,
+          cpuGauge, baselineEndpoints, ladderRatesFrom, pages);
     }
   }
 

@@ -8,6 +8,7 @@ import static dev.fairbench.orchestrator.report.ResultsFixtures.measured;
 import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.core.ProbePages;
 import dev.fairbench.orchestrator.report.html.CompareHtml;
 import dev.fairbench.orchestrator.results.ResultsDocument;
 import dev.fairbench.orchestrator.results.RunRecord;
@@ -76,6 +77,39 @@ class MachineAroundTest {
     assertThat(c.toMarkdown()).contains("hashing on the server's CPUs 400 → 380, 420 MB/s (+0.0%)")
         .contains("the memory's latency 150 → 160, 170 ns a load (+10.0%)")
         .contains("a side's change is between the medians of its runs");
+  }
+
+  /** The same run, its memory probe said to have read on {@code pages}. */
+  private static ResultsDocument onPages(ResultsDocument d, ProbePages pages) {
+    return new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(),
+        d.method().withMemoryProbePages(pages), d.rounds(), d.calibration(), d.breaks(), d.entries());
+  }
+
+  @Test
+  void memoryReadOnOtherPagesIsShownWithoutAChangeAndSaysWhy() {
+    Comparison c = Comparison.of(onPages(measuredRun(400, 165.0), ProbePages.SMALL),
+        onPages(measuredRun(400, 150.0), ProbePages.HUGE));
+
+    assertThat(c.toMarkdown()).contains("the memory's latency 165 → 150 ns a load (read on 4 KiB → 2 MiB pages")
+        .contains("no change is given")
+        .doesNotContain("(-9.1%)");
+  }
+
+  @Test
+  void aFileThatDoesNotSayWhichPagesIsNotTakenForEither() {
+    Comparison c = Comparison.of(measuredRun(400, 165.0), onPages(measuredRun(400, 150.0), ProbePages.HUGE));
+
+    assertThat(c.toMarkdown()).contains("(read on unrecorded → 2 MiB pages").doesNotContain("(-9.1%)");
+  }
+
+  @Test
+  void memoryReadOnTheSamePagesKeepsItsChange() {
+    Comparison c = Comparison.of(onPages(measuredRun(400, 150.0), ProbePages.HUGE),
+        onPages(measuredRun(400, 165.0), ProbePages.HUGE));
+
+    assertThat(c.toMarkdown()).contains("the memory's latency 150 → 165 ns a load (+10.0%)");
+    assertThat(MachineSpeed.of(onPages(measuredRun(400, 150.0), ProbePages.HUGE)).orElseThrow().describe())
+        .contains("through 64 MiB on 2 MiB pages on the client's CPUs");
   }
 
   @Test

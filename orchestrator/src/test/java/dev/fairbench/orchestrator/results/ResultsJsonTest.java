@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.core.ProbePages;
 import dev.fairbench.orchestrator.report.ResultsFixtures;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,22 @@ class ResultsJsonTest {
         .as("a change here changes the results schema: update docs/RESULTS.md and the golden file together")
         .isEqualTo(ResultsJson.mapper().readTree(expected));
     assertThat(ResultsJson.read(file)).isEqualTo(ResultsFixtures.mixed());
+  }
+
+  @Test
+  void theMemoryProbesPagesAreWrittenByTheirSizeAndReadBack() throws Exception {
+    ResultsDocument d = ResultsFixtures.mixed();
+    ResultsDocument onHugePages = new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(),
+        d.method().withMemoryProbePages(ProbePages.HUGE), d.rounds(), d.calibration(), d.breaks(), d.entries(),
+        d.invocation());
+    Path file = dir.resolve("results.json");
+    ResultsJson.write(onHugePages, file);
+
+    assertThat(ResultsJson.mapper().readTree(file.toFile()).path("method").path("memoryProbePages").asText())
+        .isEqualTo("2 MiB");
+    assertThat(ResultsJson.read(file).method().memoryProbePages()).isEqualTo(ProbePages.HUGE);
+    Path small = Files.writeString(dir.resolve("small.json"), Files.readString(file).replace("\"2 MiB\"", "\"4 KiB\""));
+    assertThat(ResultsJson.read(small).method().memoryProbePages()).isEqualTo(ProbePages.SMALL);
   }
 
   @Test

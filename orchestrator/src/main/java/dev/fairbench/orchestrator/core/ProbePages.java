@@ -6,7 +6,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /**
  * The pages the memory probe's buffer lies on. On 4 KiB pages every load of its chase through 64 MiB also walks
  * the page tables, and where a buffer and its page tables landed moves the reading: six buffers of one process
- * read 6–16% apart on this project's AMD machine, against 1–3% on 2 MiB pages (docs/ORCHESTRATOR.md, "Speed
+ * read 6–16% apart on this project's AMD machine, against 0.6–4% on 2 MiB pages (docs/ORCHESTRATOR.md, "Speed
  * around each visit"). Readings on the two are not one probe's.
  */
 public enum ProbePages implements WireName {

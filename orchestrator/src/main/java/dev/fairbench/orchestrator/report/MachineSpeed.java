@@ -21,7 +21,7 @@ import java.util.function.IntPredicate;
  * @param memory  the memory's latency around them, ns per load ({@code disturbance.speed.memoryBefore} and
  *                {@code memoryAfter}); null in runs without it
  * @param memoryPages the pages the memory probe read on ({@code method.memoryProbePages}); null where the file does
- *                not say (runs before 2026-12-07 21:00 UTC: 4 KiB pages on this project's machines)
+ *                not say (runs before 2026-12-07 19:57 UTC: 4 KiB pages on this project's machines)
  */
 public record MachineSpeed(int visits, Side server, Side client, Wakeups wakeups, Side memory, ProbePages memoryPages) {
   /**

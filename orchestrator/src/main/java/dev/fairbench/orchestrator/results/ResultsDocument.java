@@ -93,7 +93,7 @@ public record ResultsDocument(
    * @param ladderRatesFrom      the earlier run whose ladders' rates this run held where its rungs could
    *                             (`--ladder-rates-from`); null when every ladder took its own rate
    * @param memoryProbePages     the pages the memory probe's buffer lay on; null where no memory probe ran here, and
-   *                             in files made before 2026-12-07 21:00 UTC (4 KiB pages on this project's machines)
+   *                             in files made before 2026-12-07 19:57 UTC (4 KiB pages on this project's machines)
    */
   public record Method(
       CellKind kind,

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * around each visit"). Readings on the two are not one probe's.
  */
 public enum ProbePages implements WireName {
-  /** 4 KiB pages: the JVM's heap where transparent huge pages are off or asked for by madvise and not asked for. */
+  /** 4 KiB pages: the JVM's heap where the kernel gives no huge pages, or gives them on request and the JVM did not ask. */
   SMALL("4 KiB"),
   /** 2 MiB transparent huge pages (the launcher asks for them where the kernel gives them by madvise). */
   HUGE("2 MiB");

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * The machine's own speed around the visits of each run a comparison puts side by side ({@link MachineSpeed}, as
@@ -46,13 +48,12 @@ public record MachineAround(List<MachineSpeed> before, List<MachineSpeed> after)
     }
     if (any(s -> s.memory() != null)) {
       if (memoryProbesDiffer()) {
-        parts.add("the memory's latency " + shown(before, s -> s.memory() == null ? null : s.memory().median(), "%.0f")
-            + " → " + shown(after, s -> s.memory() == null ? null : s.memory().median(), "%.0f") + " ns a load (read on "
+        parts.add("the memory's latency " + shown(before, MachineAround::memoryMedian, "%.0f")
+            + " → " + shown(after, MachineAround::memoryMedian, "%.0f") + " ns a load (read on "
             + pagesOf(before) + " → " + pagesOf(after) + " pages: on 4 KiB pages each load also walks the page tables, so "
             + "the readings are not one probe's and no change is given)");
       } else {
-        parts.add("the memory's latency " + figure(s -> s.memory() == null ? null : s.memory().median(), "%.0f",
-            " ns a load"));
+        parts.add("the memory's latency " + figure(MachineAround::memoryMedian, "%.0f", " ns a load"));
       }
     }
     boolean several = before.size() > 1 || after.size() > 1;
@@ -62,9 +63,13 @@ public record MachineAround(List<MachineSpeed> before, List<MachineSpeed> after)
         + "that is slower at everything alike, and these say whether it was in another state between the runs.";
   }
 
+  private static Double memoryMedian(MachineSpeed speed) {
+    return speed.memory() == null ? null : speed.memory().median();
+  }
+
   /** Whether the runs with a memory reading read it on different pages (a file that does not say counts as its own kind). */
   private boolean memoryProbesDiffer() {
-    return java.util.stream.Stream.concat(before.stream(), after.stream())
+    return Stream.concat(before.stream(), after.stream())
         .filter(s -> s != null && s.memory() != null).map(s -> Optional.ofNullable(s.memoryPages())).distinct().count() > 1;
   }
 
@@ -73,7 +78,7 @@ public record MachineAround(List<MachineSpeed> before, List<MachineSpeed> after)
         : s.memoryPages() == null ? "unrecorded" : s.memoryPages().wireName()).toList());
   }
 
-  private boolean any(java.util.function.Predicate<MachineSpeed> test) {
+  private boolean any(Predicate<MachineSpeed> test) {
     return before.stream().anyMatch(s -> s != null && test.test(s))
         || after.stream().anyMatch(s -> s != null && test.test(s));
   }

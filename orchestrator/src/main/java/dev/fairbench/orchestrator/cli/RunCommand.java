@@ -57,7 +57,8 @@ import picocli.CommandLine.Spec;
           + "tasks) is repeated once later in its round while the repeat fits in --time-limit; both are recorded. Then "
           + "up to --extra-rounds more rounds visit the cells whose interval is still wider than ±5%%.",
       "",
-      "Per cell: median with a distribution-free 95%% confidence interval, CPU-µs per request with its interval, "
+      "Per cell: median with a 95%% confidence interval from order statistics (interpolated between neighbouring "
+          + "ranks), CPU-µs per request with its interval, "
           + "ratios to the calibration, flags; trustworthy when the interval is within ±5%% (docs/REPORTS.md). "
           + "results.json is rewritten after every visit; report.md, report.html, fairness.md and runs.csv are "
           + "written at the end. Progress goes to stderr.",

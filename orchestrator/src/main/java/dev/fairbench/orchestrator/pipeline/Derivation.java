@@ -3,6 +3,7 @@ package dev.fairbench.orchestrator.pipeline;
 import dev.fairbench.orchestrator.config.CpuSet;
 import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CellKind;
+import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import dev.fairbench.orchestrator.core.ProbePages;
 import dev.fairbench.orchestrator.report.Quality;
 import dev.fairbench.orchestrator.results.CellResult;
@@ -55,11 +56,14 @@ public final class Derivation {
     // in (its CPU drifts over minutes on these VMs) shows in every cell at once. Each round's effect is
     // estimated from all throughput cells and taken out of every run before a cell's median and interval.
     RoundEffects blocks = RoundEffects.of(document);
+    MedianIntervalKind intervals = document.method() == null ? MedianIntervalKind.ORDER_STATISTICS
+        : document.method().intervalKind();
     // First the calibration, since every other cell is shown against it.
     Calibration calibration = null;
     List<EntryResult> first = new ArrayList<>();
     for (EntryResult entry : document.entries()) {
-      first.add(entry.withCells(entry.cells().stream().map(c -> withStats(c, serverCpus, concurrency, null, blocks)).toList()));
+      first.add(entry.withCells(entry.cells().stream()
+          .map(c -> withStats(c, serverCpus, concurrency, null, blocks, intervals)).toList()));
     }
     Optional<EntryResult> nginx = first.stream().filter(EntryResult::calibration).findFirst();
     if (nginx.isPresent()) {
@@ -84,7 +88,7 @@ public final class Derivation {
           entry.calibration() ? 0 : ceiling, !entry.acceptedFailures().isEmpty(), concurrency);
       final Calibration cal = entry.calibration() ? null : calibration;
       entries.add(entry.withCells(entry.cells().stream().map(c -> {
-        CellResult derived = withStats(c, serverCpus, concurrency, cal, blocks);
+        CellResult derived = withStats(c, serverCpus, concurrency, cal, blocks, intervals);
         return new CellResult(derived.endpoint(), derived.kind(), derived.rate(), derived.status(), derived.reason(),
             derived.runs(), derived.stats(), derived.workers(), Quality.flags(derived, context), derived.answerBytes(),
             derived.warmup());
@@ -95,11 +99,8 @@ public final class Derivation {
         document.method(), rounds, calibration, document.breaks(), entries, document.invocation());
   }
 
-  static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration) {
-    return withStats(cell, serverCpus, concurrency, calibration, RoundEffects.NONE);
-  }
-
-  static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration, RoundEffects blocks) {
+  static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration, RoundEffects blocks,
+      MedianIntervalKind intervals) {
     List<RunRecord> runs = cell.countedRuns();
     if (runs.isEmpty()) {
       return new CellResult(cell.endpoint(), cell.kind(), cell.rate(), cell.status(), cell.reason(), cell.runs(), null,
@@ -113,9 +114,9 @@ public final class Derivation {
         .filter(v -> !v.isNaN()).toList();
     double median = Statistics.median(rps);
     double cpuMedian = cpuPerRequest.isEmpty() ? Double.NaN : Statistics.median(cpuPerRequest);
-    Interval rpsInterval = MedianInterval.of(rps, Quality.THRESHOLDS.confidence()).orElse(null);
+    Interval rpsInterval = MedianInterval.of(rps, Quality.THRESHOLDS.confidence(), intervals).orElse(null);
     Interval cpuInterval = cpuPerRequest.isEmpty() ? null
-        : MedianInterval.of(cpuPerRequest, Quality.THRESHOLDS.confidence()).orElse(null);
+        : MedianInterval.of(cpuPerRequest, Quality.THRESHOLDS.confidence(), intervals).orElse(null);
     long requests = runs.stream().mapToLong(RunRecord::requests).sum();
     long errors = runs.stream().mapToLong(r -> r.non2xx() + r.socketErrors().total()).sum();
     double serverUtilisation = Statistics.median(runs.stream()

@@ -10,6 +10,7 @@ import dev.fairbench.orchestrator.discovery.EntryCatalog.Selection;
 import dev.fairbench.orchestrator.discovery.UnknownEntryException;
 import dev.fairbench.orchestrator.events.RunListener;
 import dev.fairbench.orchestrator.core.Endpoint;
+import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import dev.fairbench.orchestrator.load.LoadClient;
 import dev.fairbench.orchestrator.load.LoadException;
 import dev.fairbench.orchestrator.load.LocalLoadClient;
@@ -384,7 +385,8 @@ public final class RunSession {
                 config.ladderShare() > 0 ? config.ladderDuration().toMillis() / 1e3 : null,
                 config.ladderShare() > 0 ? config.ladderRate() : null, config.forks(), CpuGauge.CLIENT,
                 config.baselinesNarrowed() ? config.baselineEndpoints().stream().map(Endpoint::wireName).toList() : null,
-                config.heldLadderRates() == null ? null : config.heldLadderRates().from(), null),
+                config.heldLadderRates() == null ? null : config.heldLadderRates().from(), null,
+                MedianIntervalKind.INTERPOLATED),
             List.of(), null, List.of(), List.of(),
             new Invocation(config, request.selectors(), request.baselines(), request.catalog().implsDir().toString(),
                 runtime.name(), request.serverHost(), request.serverAddress(), request.clientHost(), sources,

@@ -1065,7 +1065,8 @@ public record Comparison(List<String> environmentDifferences, Normalization norm
         + (m.baselineEndpoints() == null ? "" : ", laddered baselines on " + String.join(",", m.baselineEndpoints()))
         + (m.ladderRatesFrom() == null ? "" : ", ladder rates held from " + m.ladderRatesFrom())
         + (m.cpuGauge() == null || m.cpuGauge() == CpuGauge.NONE ? ""
-            : ", constant-rate CPU read against the " + m.cpuGauge().wireName() + "'s");
+            : ", constant-rate CPU read against the " + m.cpuGauge().wireName() + "'s")
+        + (m.medianInterval() == null ? "" : ", cells' intervals from " + m.medianInterval().wireName());
   }
 
   private static void differ(List<String> out, String what, Object before, Object after) {

@@ -4,6 +4,7 @@ import dev.fairbench.orchestrator.config.RunConfig;
 import dev.fairbench.orchestrator.core.CpuGauge;
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.Flag;
+import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.ClientGauge;
 import dev.fairbench.orchestrator.results.CellStats;
@@ -55,8 +56,8 @@ public final class MarkdownReport {
 
     if (!conformant.isEmpty() || calibration.isPresent()) {
       md.append("## Requests per second\n\n");
-      md.append("Median over the rounds, ± the half-width of its 95% confidence interval (distribution-free, from "
-          + "order statistics), higher is better. Each server ran with WORKERS=").append(env.limits().workers())
+      md.append("Median over the rounds, ± the half-width of its 95% confidence interval (" + intervalKind(document)
+          + "), higher is better. Each server ran with WORKERS=").append(env.limits().workers())
           .append(" on CPU set ").append(env.limits().serverCpus())
           .append(". A figure marked ¹ is the load client's limit, not the server's: read its CPU-µs/request below.\n\n");
       throughputTable(md, conformant, baselines, calibration, endpoints, MarkdownReport::throughput);
@@ -212,6 +213,12 @@ public final class MarkdownReport {
     md.append("## Environment\n\n");
     table(md, List.of("", ""), environmentRows(document));
     return md.toString();
+  }
+  /** How the document's intervals were drawn, in the words of the report's tables. */
+  static String intervalKind(ResultsDocument document) {
+    return document.method() != null && document.method().intervalKind() == MedianIntervalKind.INTERPOLATED
+        ? "from order statistics, interpolated between neighbouring ranks to cover 95%"
+        : "distribution-free, from order statistics";
   }
 
   public static String method(ResultsDocument document) {

@@ -124,7 +124,9 @@ public record ResultsDocument(
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
       String ladderRatesFrom,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-      dev.fairbench.orchestrator.core.ProbePages memoryProbePages) {
+      dev.fairbench.orchestrator.core.ProbePages memoryProbePages,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      dev.fairbench.orchestrator.core.MedianIntervalKind medianInterval) {
     public Method {
       baselineEndpoints = baselineEndpoints == null ? null : List.copyOf(baselineEndpoints);
       rates = rates == null ? List.of() : List.copyOf(rates);
@@ -138,7 +140,7 @@ public record ResultsDocument(
         dev.fairbench.orchestrator.core.LadderRate ladderRate, Integer forks) {
       this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
           ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, null, null, null,
-          null);
+          null, null);
     }
 
     /** A method with every baseline on every endpoint, as every run before 2026-12-06 00:20 UTC was. */
@@ -149,14 +151,26 @@ public record ResultsDocument(
         dev.fairbench.orchestrator.core.CpuGauge cpuGauge) {
       this(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive, ladderShare,
           ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks, cpuGauge, null,
-          null, null);
+          null, null, null);
     }
 
     /** This method with the memory probe's pages, once the probe exists. */
     public Method withMemoryProbePages(dev.fairbench.orchestrator.core.ProbePages pages) {
       return new Method(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive,
           ladderShare, ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks,
-          cpuGauge, baselineEndpoints, ladderRatesFrom, pages);
+          cpuGauge, baselineEndpoints, ladderRatesFrom, pages, medianInterval);
+    }
+
+    /** This method with its cells' intervals drawn the given way. */
+    public Method withMedianInterval(dev.fairbench.orchestrator.core.MedianIntervalKind interval) {
+      return new Method(kind, rounds, extraRounds, seed, rewarmSeconds, rates, disturbanceThreshold, pipeline, keepAlive,
+          ladderShare, ladderEndpoints, wakeupThreshold, spellWaitSeconds, ladderDurationSeconds, ladderRate, forks,
+          cpuGauge, baselineEndpoints, ladderRatesFrom, memoryProbePages, interval);
+    }
+
+    /** How the cells' intervals are drawn: order statistics where the file does not say (every run before the choice). */
+    public dev.fairbench.orchestrator.core.MedianIntervalKind intervalKind() {
+      return medianInterval == null ? dev.fairbench.orchestrator.core.MedianIntervalKind.ORDER_STATISTICS : medianInterval;
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.fairbench.orchestrator.stats;
 
+import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -49,6 +50,40 @@ public final class MedianInterval {
       return Optional.empty();
     }
     return Optional.of(new Interval(sorted[k - 1], sorted[n - k]));
+  }
+
+  /** The interval of this kind: {@link #of(List, double)} or {@link #interpolated(List, double)}. */
+  public static Optional<Interval> of(List<Double> values, double confidence, MedianIntervalKind kind) {
+    return kind == MedianIntervalKind.INTERPOLATED ? interpolated(values, confidence) : of(values, confidence);
+  }
+
+  /**
+   * The interval of {@link #of(List, double)} moved towards the next pair of ranks in, [x<sub>(k+1)</sub>,
+   * x<sub>(n-k)</sub>], by the weight that brings its coverage to the confidence asked for (Hettmansperger and
+   * Sheather, "Confidence intervals based on interpolated order statistics", Statistics &amp; Probability Letters
+   * 4, 1986): with I = (γ<sub>k</sub> - confidence) / (γ<sub>k</sub> - γ<sub>k+1</sub>), the coverages of the
+   * two pairs, the weight is λ = (n - k)·I / (k + (n - 2k)·I). The binomial's steps make the outer pair cover
+   * more than asked — 98.8% at 11 runs, 97.9% at 10 — so without this a run or two more leave a cell's interval
+   * at the same ranks, its second-lowest and second-highest runs, which more runs only spread further apart.
+   * The weight is exact for a double-exponential distribution and near it for others (the paper's, and
+   * {@code MedianIntervalTest}'s simulations: normal, lognormal, slow outliers); the bounds stay between the
+   * outer and inner pairs, so k - 1 outliers on a side still do not move them. Empty below
+   * {@link #minimumRuns(double)}, as there.
+   */
+  public static Optional<Interval> interpolated(List<Double> values, double confidence) {
+    Optional<Interval> outer = of(values, confidence);
+    int n = values.size();
+    int k = orderStatistic(n, confidence);
+    if (outer.isEmpty() || 2 * (k + 1) > n + 1) {
+      return outer;
+    }
+    double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    double wide = coverage(n, k);
+    double narrow = coverage(n, k + 1);
+    double share = (wide - confidence) / (wide - narrow);
+    double weight = (n - k) * share / (k + (n - 2 * k) * share);
+    return Optional.of(new Interval((1 - weight) * sorted[k - 1] + weight * sorted[k],
+        (1 - weight) * sorted[n - k] + weight * sorted[n - k - 1]));
   }
 
   /**

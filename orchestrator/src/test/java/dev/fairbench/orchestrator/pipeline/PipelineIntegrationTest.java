@@ -125,6 +125,12 @@ class PipelineIntegrationTest {
   }
 
   @Test
+  void aRunDrawsItsCellsIntervalsByInterpolatedOrderStatisticsAndSaysSo() {
+    assertThat(results.method().medianInterval())
+        .isEqualTo(dev.fairbench.orchestrator.core.MedianIntervalKind.INTERPOLATED);
+  }
+
+  @Test
   void everyVisitRecordsTheCrossCpuWakeupsAroundItJudgedAgainstTheRunsUsualRateAndHowLongItWaitedForThem() {
     assertThat(results.method().wakeupThreshold()).isEqualTo(0.8);
     assertThat(results.method().spellWaitSeconds()).isEqualTo(30.0);

@@ -13,6 +13,7 @@ import static dev.fairbench.orchestrator.report.ResultsFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import dev.fairbench.orchestrator.core.Role;
 import dev.fairbench.orchestrator.report.html.CompareHtml;
 import dev.fairbench.orchestrator.results.CellResult;
@@ -378,6 +379,19 @@ class ComparisonTest {
 
     assertThat(Comparison.of(a, extra).environmentDifferences())
         .anySatisfy(d -> assertThat(d).startsWith("method: throughput, 9 rounds, ").contains("→ throughput, 9 rounds and up to 6 extra"));
+  }
+
+  @Test
+  void aRunWithInterpolatedIntervalsAgainstOneWithoutIsAMethodDifference() {
+    ResultsDocument a = session(1, "", 1, 9);
+    ResultsDocument b = session(2, "", 1, 9);
+    ResultsDocument interpolated = new ResultsDocument(b.schemaVersion(), b.methodVersion(), b.environment(),
+        b.method().withMedianInterval(MedianIntervalKind.INTERPOLATED), b.rounds(), b.calibration(), b.breaks(),
+        b.entries());
+
+    assertThat(Comparison.of(a, interpolated).environmentDifferences())
+        .anySatisfy(d -> assertThat(d).startsWith("method: ").endsWith(", cells' intervals from interpolated order statistics"));
+    assertThat(Comparison.of(interpolated, interpolated).environmentDifferences()).noneMatch(d -> d.startsWith("method: "));
   }
 
   /** A machine 30% slower in every respect: its entries and its nginx alike. */

@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import dev.fairbench.orchestrator.core.ProbePages;
 import dev.fairbench.orchestrator.report.ResultsFixtures;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +52,24 @@ class ResultsJsonTest {
     assertThat(ResultsJson.read(file).method().memoryProbePages()).isEqualTo(ProbePages.HUGE);
     Path small = Files.writeString(dir.resolve("small.json"), Files.readString(file).replace("\"2 MiB\"", "\"4 KiB\""));
     assertThat(ResultsJson.read(small).method().memoryProbePages()).isEqualTo(ProbePages.SMALL);
+  }
+
+  @Test
+  void howTheIntervalsWereDrawnIsWrittenAndReadBackAndAFileThatDoesNotSayUsedOrderStatistics() throws Exception {
+    ResultsDocument d = ResultsFixtures.mixed();
+    ResultsDocument interpolated = new ResultsDocument(d.schemaVersion(), d.methodVersion(), d.environment(),
+        d.method().withMedianInterval(MedianIntervalKind.INTERPOLATED), d.rounds(), d.calibration(), d.breaks(),
+        d.entries(), d.invocation());
+    Path file = dir.resolve("results.json");
+    ResultsJson.write(interpolated, file);
+
+    assertThat(ResultsJson.mapper().readTree(file.toFile()).path("method").path("medianInterval").asText())
+        .isEqualTo("interpolated order statistics");
+    assertThat(ResultsJson.read(file).method().intervalKind()).isEqualTo(MedianIntervalKind.INTERPOLATED);
+    Path older = dir.resolve("older.json");
+    ResultsJson.write(d, older);
+    assertThat(ResultsJson.mapper().readTree(older.toFile()).path("method").has("medianInterval")).isFalse();
+    assertThat(ResultsJson.read(older).method().intervalKind()).isEqualTo(MedianIntervalKind.ORDER_STATISTICS);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.fairbench.orchestrator.report.html;
 
 import dev.fairbench.orchestrator.core.CellKind;
 import dev.fairbench.orchestrator.core.Flag;
+import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import dev.fairbench.orchestrator.report.Quality;
 import dev.fairbench.orchestrator.stats.Interval;
 import dev.fairbench.orchestrator.report.FairnessReview;
@@ -44,8 +45,11 @@ public final class HtmlReport {
           .append(Html.esc(env.cpuModel())).append(" (").append(env.cores()).append(" cores). ")
           .append(Html.esc(FairnessReviewText.limits(env))).append("</p>\n");
     }
-    h.append("<p class=\"legend\">How to read: bars are the median over the shuffled rounds; whiskers are its distribution-free ")
-        .append("95% confidence interval (none with fewer than 6 runs). ")
+    h.append("<p class=\"legend\">How to read: bars are the median over the shuffled rounds; whiskers are its ")
+        .append(results.method() != null && results.method().intervalKind() == MedianIntervalKind.INTERPOLATED
+            ? "95% confidence interval from order statistics, interpolated between neighbouring ranks to cover 95% "
+            : "distribution-free 95% confidence interval ")
+        .append("(none with fewer than 6 runs). ")
         .append("A cell is <span class=\"badge trusted\">trustworthy</span> when that interval is within ±5% and it is not invalid, ")
         .append("saturated, workers-mismatched, non-conformant or answering otherwise under load; its marks say why not: ")
         .append("<span class=\"badge client-bound\">client-bound</span> (the load generator was the limit: judged on CPU-µs/request), ")

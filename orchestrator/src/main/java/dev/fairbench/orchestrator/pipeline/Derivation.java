@@ -56,8 +56,7 @@ public final class Derivation {
     // in (its CPU drifts over minutes on these VMs) shows in every cell at once. Each round's effect is
     // estimated from all throughput cells and taken out of every run before a cell's median and interval.
     RoundEffects blocks = RoundEffects.of(document);
-    MedianIntervalKind intervals = document.method() == null ? MedianIntervalKind.ORDER_STATISTICS
-        : document.method().intervalKind();
+    MedianIntervalKind intervals = document.intervalKind();
     // First the calibration, since every other cell is shown against it.
     Calibration calibration = null;
     List<EntryResult> first = new ArrayList<>();

@@ -214,9 +214,10 @@ public final class MarkdownReport {
     table(md, List.of("", ""), environmentRows(document));
     return md.toString();
   }
+
   /** How the document's intervals were drawn, in the words of the report's tables. */
-  static String intervalKind(ResultsDocument document) {
-    return document.method() != null && document.method().intervalKind() == MedianIntervalKind.INTERPOLATED
+  private static String intervalKind(ResultsDocument document) {
+    return document.intervalKind() == MedianIntervalKind.INTERPOLATED
         ? "from order statistics, interpolated between neighbouring ranks to cover 95%"
         : "distribution-free, from order statistics";
   }

@@ -49,6 +49,11 @@ public record ResultsDocument(
         invocation);
   }
 
+  /** How this file's cells' intervals are drawn: order statistics where it does not say (every file before the choice). */
+  public dev.fairbench.orchestrator.core.MedianIntervalKind intervalKind() {
+    return method == null ? dev.fairbench.orchestrator.core.MedianIntervalKind.ORDER_STATISTICS : method.intervalKind();
+  }
+
   /** The framework entries: what the main tables rank (neither baselines nor the calibration server). */
   public List<EntryResult> rankedEntries() {
     return entries.stream().filter(e -> e.role() == dev.fairbench.orchestrator.core.Role.ENTRY).toList();

@@ -46,7 +46,7 @@ public final class HtmlReport {
           .append(Html.esc(FairnessReviewText.limits(env))).append("</p>\n");
     }
     h.append("<p class=\"legend\">How to read: bars are the median over the shuffled rounds; whiskers are its ")
-        .append(results.method() != null && results.method().intervalKind() == MedianIntervalKind.INTERPOLATED
+        .append(results.intervalKind() == MedianIntervalKind.INTERPOLATED
             ? "95% confidence interval from order statistics, interpolated between neighbouring ranks to cover 95% "
             : "distribution-free 95% confidence interval ")
         .append("(none with fewer than 6 runs). ")

@@ -98,6 +98,13 @@ public final class Derivation {
         document.method(), rounds, calibration, document.breaks(), entries, document.invocation());
   }
 
+  /** The median's interval drawn as the file says, at the thresholds' confidence; null with too few runs. */
+  static Interval interval(List<Double> values, MedianIntervalKind kind) {
+    double confidence = Quality.THRESHOLDS.confidence();
+    return (kind == MedianIntervalKind.INTERPOLATED ? MedianInterval.interpolated(values, confidence)
+        : MedianInterval.of(values, confidence)).orElse(null);
+  }
+
   static CellResult withStats(CellResult cell, int serverCpus, int concurrency, Calibration calibration, RoundEffects blocks,
       MedianIntervalKind intervals) {
     List<RunRecord> runs = cell.countedRuns();
@@ -113,9 +120,8 @@ public final class Derivation {
         .filter(v -> !v.isNaN()).toList();
     double median = Statistics.median(rps);
     double cpuMedian = cpuPerRequest.isEmpty() ? Double.NaN : Statistics.median(cpuPerRequest);
-    Interval rpsInterval = MedianInterval.of(rps, Quality.THRESHOLDS.confidence(), intervals).orElse(null);
-    Interval cpuInterval = cpuPerRequest.isEmpty() ? null
-        : MedianInterval.of(cpuPerRequest, Quality.THRESHOLDS.confidence(), intervals).orElse(null);
+    Interval rpsInterval = interval(rps, intervals);
+    Interval cpuInterval = cpuPerRequest.isEmpty() ? null : interval(cpuPerRequest, intervals);
     long requests = runs.stream().mapToLong(RunRecord::requests).sum();
     long errors = runs.stream().mapToLong(r -> r.non2xx() + r.socketErrors().total()).sum();
     double serverUtilisation = Statistics.median(runs.stream()

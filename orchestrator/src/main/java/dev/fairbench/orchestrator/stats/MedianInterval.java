@@ -1,6 +1,5 @@
 package dev.fairbench.orchestrator.stats;
 
-import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -50,11 +49,6 @@ public final class MedianInterval {
       return Optional.empty();
     }
     return Optional.of(new Interval(sorted[k - 1], sorted[n - k]));
-  }
-
-  /** The interval of this kind: {@link #of(List, double)} or {@link #interpolated(List, double)}. */
-  public static Optional<Interval> of(List<Double> values, double confidence, MedianIntervalKind kind) {
-    return kind == MedianIntervalKind.INTERPOLATED ? interpolated(values, confidence) : of(values, confidence);
   }
 
   /**

@@ -19,11 +19,11 @@ import dev.fairbench.orchestrator.results.CellResult;
 import dev.fairbench.orchestrator.results.EntryResult;
 import dev.fairbench.orchestrator.results.RunRecord;
 import dev.fairbench.orchestrator.stats.Interval;
-import dev.fairbench.orchestrator.stats.MedianInterval;
 import dev.fairbench.orchestrator.stats.Statistics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -223,7 +223,7 @@ class ExtraRoundsTest {
   }
 
   private static Interval interval(List<Double> runs, MedianIntervalKind kind) {
-    return MedianInterval.of(runs, Quality.THRESHOLDS.confidence(), kind).orElseThrow();
+    return Objects.requireNonNull(Derivation.interval(runs, kind));
   }
 
   private static double halfWidth(List<Double> runs, MedianIntervalKind kind) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fairbench.orchestrator.core.MedianIntervalKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -138,8 +137,6 @@ class MedianIntervalTest {
     assertThat(interval.low()).isCloseTo(95 + weight * 2, within(1e-9));
     assertThat(interval.high()).isCloseTo(105 - weight * 2, within(1e-9));
     assertThat(MedianInterval.of(runs, CONFIDENCE)).contains(new Interval(95, 105));
-    assertThat(MedianInterval.of(runs, CONFIDENCE, MedianIntervalKind.INTERPOLATED)).contains(interval);
-    assertThat(MedianInterval.of(runs, CONFIDENCE, MedianIntervalKind.ORDER_STATISTICS)).contains(new Interval(95, 105));
   }
 
   @Test

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.DoubleSupplier;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class MedianIntervalTest {
@@ -83,20 +85,26 @@ class MedianIntervalTest {
     assertCoverage("scale contamination", () -> random.nextGaussian() * (random.nextDouble() < 0.1 ? 10 : 1), 0, random);
   }
 
+  /** The share of {@code trials} sets of n draws whose interval contains the true median. */
+  private static double observedCoverage(DoubleSupplier draw, int n, int trials, double trueMedian,
+      Function<List<Double>, Optional<Interval>> interval) {
+    int covered = 0;
+    for (int t = 0; t < trials; t++) {
+      List<Double> runs = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        runs.add(draw.getAsDouble());
+      }
+      if (interval.apply(runs).orElseThrow().contains(trueMedian)) {
+        covered++;
+      }
+    }
+    return covered / (double) trials;
+  }
+
   private static void assertCoverage(String name, DoubleSupplier draw, double trueMedian, Random random) {
     int trials = 20_000;
     for (int n : new int[] {6, 9, 12, 15}) {
-      int covered = 0;
-      for (int t = 0; t < trials; t++) {
-        List<Double> runs = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          runs.add(draw.getAsDouble());
-        }
-        if (MedianInterval.of(runs, CONFIDENCE).orElseThrow().contains(trueMedian)) {
-          covered++;
-        }
-      }
-      double observed = covered / (double) trials;
+      double observed = observedCoverage(draw, n, trials, trueMedian, runs -> MedianInterval.of(runs, CONFIDENCE));
       double exact = MedianInterval.coverage(n, MedianInterval.orderStatistic(n, CONFIDENCE));
       // Binomial standard error of the observed share is below 0.0015; allow about four of them.
       assertThat(observed).as("%s coverage with %d runs", name, n).isGreaterThanOrEqualTo(CONFIDENCE - 0.006);
@@ -198,17 +206,8 @@ class MedianIntervalTest {
     int trials = 20_000;
     table.append(String.format("%-24s", name));
     for (int n = 6; n <= 15; n++) {
-      int covered = 0;
-      for (int t = 0; t < trials; t++) {
-        List<Double> runs = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          runs.add(draw.getAsDouble());
-        }
-        if (MedianInterval.interpolated(runs, CONFIDENCE).orElseThrow().contains(trueMedian)) {
-          covered++;
-        }
-      }
-      double observed = covered / (double) trials;
+      double observed = observedCoverage(draw, n, trials, trueMedian,
+          runs -> MedianInterval.interpolated(runs, CONFIDENCE));
       table.append(String.format(" %5.3f", observed));
       // Binomial standard error of the observed share is about 0.0015; the interpolation is exact only for a
       // double-exponential, so a point either side of 95% is the claim.
